@@ -1,0 +1,197 @@
+package contract
+
+import (
+	"flag"
+	"fmt"
+	"go/token"
+	"regexp"
+	"strings"
+)
+
+// Flag names of the contract analyzer. Drivers prefix them with the
+// analyzer's name: -retrycontract.dlq-funcs=... on the command line.
+const (
+	FlagCarrierMethod      = "carrier-method"
+	FlagDLQPattern         = "dlq-pattern"
+	FlagDLQSubjectPattern  = "dlq-subject-pattern"
+	FlagDLQFuncs           = "dlq-funcs"
+	FlagTransientPredicate = "transient-predicate-pattern"
+)
+
+// Defaults of the contract's configurable names, as CONTRACT.md states them.
+const (
+	DefaultCarrierMethod      = "RetryDelay"
+	DefaultDLQPattern         = `(?i)(dlq|dead_?letter)`
+	DefaultDLQSubjectPattern  = `(?i)(dlq|dead[._-]?letter)`
+	DefaultTransientPredicate = `(?i)^(is)?(retryable|retriable|transient|temporary)`
+)
+
+// Config is the typed configuration of the contract model. It is built once
+// per run (from flags, or decoded from golangci-lint settings) and never
+// mutated while analyzers run.
+type Config struct {
+	// CarrierMethod is the method that makes a type a retry carrier:
+	// CarrierMethod() time.Duration.
+	CarrierMethod string
+	// DLQName matches names of functions, methods, func-valued fields and
+	// receivers that write a dead-letter queue.
+	DLQName *regexp.Regexp
+	// DLQSubject matches a constant part of a publish subject that names a
+	// dead-letter subject.
+	DLQSubject *regexp.Regexp
+	// DLQFuncs names functions that write a DLQ although nothing in their
+	// name or body says so: "import/path.Func" or "import/path.Type.Method".
+	DLQFuncs FuncList
+	// TransientPredicate matches names of bool predicates over an error that
+	// answer "does this error carry retry intent".
+	TransientPredicate *regexp.Regexp
+}
+
+// DefaultConfig returns the configuration CONTRACT.md specifies.
+func DefaultConfig() *Config {
+	return &Config{
+		CarrierMethod:      DefaultCarrierMethod,
+		DLQName:            regexp.MustCompile(DefaultDLQPattern),
+		DLQSubject:         regexp.MustCompile(DefaultDLQSubjectPattern),
+		TransientPredicate: regexp.MustCompile(DefaultTransientPredicate),
+	}
+}
+
+// RegisterFlags binds every option of c to fs. Each flag validates its value
+// when set, so a bad regexp or a malformed function name fails the run with
+// a one-line error instead of falling back to a default.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.Var(identValue{&c.CarrierMethod}, FlagCarrierMethod,
+		"method name that makes a type a retry carrier: NAME() time.Duration (default "+DefaultCarrierMethod+")")
+	fs.Var(regexpValue{&c.DLQName}, FlagDLQPattern,
+		"regexp over function, method, field and receiver names that write a DLQ (default "+DefaultDLQPattern+")")
+	fs.Var(regexpValue{&c.DLQSubject}, FlagDLQSubjectPattern,
+		"regexp over constant parts of publish subjects that name a DLQ (default "+DefaultDLQSubjectPattern+")")
+	fs.Var(&c.DLQFuncs, FlagDLQFuncs,
+		"comma-separated functions that write a DLQ: import/path.Func or import/path.Type.Method")
+	fs.Var(regexpValue{&c.TransientPredicate}, FlagTransientPredicate,
+		"regexp over names of bool predicates that report retry intent (default "+DefaultTransientPredicate+")")
+}
+
+// SetOption sets one option by flag name from its string form; the
+// golangci-lint plugin uses it so that settings and flags validate alike.
+func (c *Config) SetOption(name, value string) error {
+	fs := flag.NewFlagSet("retrycontract", flag.ContinueOnError)
+	c.RegisterFlags(fs)
+	f := fs.Lookup(name)
+	if f == nil {
+		return fmt.Errorf("unknown option %q", name)
+	}
+	if err := f.Value.Set(value); err != nil {
+		return fmt.Errorf("option %s: %w", name, err)
+	}
+	return nil
+}
+
+type regexpValue struct{ re **regexp.Regexp }
+
+func (v regexpValue) String() string {
+	if v.re == nil || *v.re == nil {
+		return ""
+	}
+	return (*v.re).String()
+}
+
+func (v regexpValue) Set(s string) error {
+	if s == "" {
+		return fmt.Errorf("empty regexp")
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return fmt.Errorf("invalid regexp %q: %v", s, err)
+	}
+	*v.re = re
+	return nil
+}
+
+type identValue struct{ s *string }
+
+func (v identValue) String() string {
+	if v.s == nil {
+		return ""
+	}
+	return *v.s
+}
+
+func (v identValue) Set(s string) error {
+	if !token.IsIdentifier(s) {
+		return fmt.Errorf("%q is not a Go method name", s)
+	}
+	*v.s = s
+	return nil
+}
+
+// FuncName is a fully qualified function or method: PkgPath.Name or
+// PkgPath.Recv.Name.
+type FuncName struct {
+	PkgPath string
+	Recv    string // receiver type name without '*', empty for functions
+	Name    string
+}
+
+func (f FuncName) String() string {
+	if f.Recv != "" {
+		return f.PkgPath + "." + f.Recv + "." + f.Name
+	}
+	return f.PkgPath + "." + f.Name
+}
+
+// ParseFuncName parses "import/path.Func" or "import/path.Type.Method".
+func ParseFuncName(s string) (FuncName, error) {
+	s = strings.TrimSpace(s)
+	slash := strings.LastIndex(s, "/")
+	rest := s[slash+1:]
+	parts := strings.Split(rest, ".")
+	bad := func() (FuncName, error) {
+		return FuncName{}, fmt.Errorf("malformed function name %q: want import/path.Func or import/path.Type.Method", s)
+	}
+	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" {
+		return bad()
+	}
+	pkg := s[:slash+1] + parts[0]
+	for _, p := range parts[1:] {
+		if !token.IsIdentifier(p) {
+			return bad()
+		}
+	}
+	if len(parts) == 3 {
+		return FuncName{PkgPath: pkg, Recv: parts[1], Name: parts[2]}, nil
+	}
+	return FuncName{PkgPath: pkg, Name: parts[1]}, nil
+}
+
+// FuncList is a comma-separated list of FuncNames, usable as a flag.Value.
+type FuncList []FuncName
+
+func (l *FuncList) String() string {
+	if l == nil {
+		return ""
+	}
+	var names []string
+	for _, f := range *l {
+		names = append(names, f.String())
+	}
+	return strings.Join(names, ",")
+}
+
+// Set replaces the list; an empty string clears it.
+func (l *FuncList) Set(s string) error {
+	var out FuncList
+	for part := range strings.SplitSeq(s, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		f, err := ParseFuncName(part)
+		if err != nil {
+			return err
+		}
+		out = append(out, f)
+	}
+	*l = out
+	return nil
+}

@@ -1,0 +1,164 @@
+package contract
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"reflect"
+	"runtime/debug"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// Name is the contract analyzer's name; drivers prefix its flags with it.
+const Name = "retrycontract"
+
+// Analyzer is the contract model with the default configuration, its
+// options bound to its flags. Checks require it and read its *Model.
+var Analyzer = New(DefaultConfig())
+
+// New returns a contract analyzer for cfg, with cfg's options registered as
+// its flags. A run must use one contract analyzer: its fact types are its own.
+func New(cfg *Config) *analysis.Analyzer {
+	a := &analysis.Analyzer{
+		Name:             Name,
+		Doc:              doc,
+		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/contract",
+		Requires:         []*analysis.Analyzer{inspect.Analyzer},
+		RunDespiteErrors: true,
+		ResultType:       reflect.TypeFor[*Model](),
+		FactTypes: []analysis.Fact{
+			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
+			new(MayTermFact), new(ClassifierFact),
+		},
+		Run: func(pass *analysis.Pass) (result any, err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("%s: internal error in package %s: %v\n%s", Name, pass.Pkg.Path(), r, debug.Stack())
+				}
+			}()
+			return run(pass, cfg)
+		},
+	}
+	cfg.RegisterFlags(&a.Flags)
+	return a
+}
+
+// Model is what the contract analyzer knows about one package: which of
+// its types are carriers and messages, which calls produce retryable
+// errors, write a DLQ or Term a message, and which diagnostics are
+// suppressed. Its methods also consult facts about other packages.
+type Model struct {
+	pass      *analysis.Pass
+	cfg       *Config
+	pkg       *types.Package
+	info      *types.Info
+	inspector *inspector.Inspector
+	flow      *flowIndex
+	suppress  *suppressions
+
+	producers map[*types.Func]bool
+	wraps     map[*types.Func][]int
+	litMemo   map[*ast.FuncLit]bool
+
+	dlq       dlqState
+	term      termState
+	transient transientState
+}
+
+// Config returns the configuration the model was built with.
+func (m *Model) Config() *Config { return m.cfg }
+
+// Pkg returns the package under analysis.
+func (m *Model) Pkg() *types.Package { return m.pkg }
+
+// Info returns the package's type information.
+func (m *Model) Info() *types.Info { return m.info }
+
+// Inspector returns the package's AST inspector.
+func (m *Model) Inspector() *inspector.Inspector { return m.inspector }
+
+func run(pass *analysis.Pass, cfg *Config) (any, error) {
+	m := &Model{
+		pass:      pass,
+		cfg:       cfg,
+		pkg:       pass.Pkg,
+		info:      pass.TypesInfo,
+		inspector: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		producers: make(map[*types.Func]bool),
+		wraps:     make(map[*types.Func][]int),
+		litMemo:   make(map[*ast.FuncLit]bool),
+	}
+	if m.info == nil {
+		m.info = &types.Info{}
+	}
+	m.flow = newFlowIndex(m.info, pass.Files)
+	m.suppress = newSuppressions(pass)
+
+	var decls []*ast.FuncDecl
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	m.inferProducers(decls)
+	m.inferDLQWriters(decls)
+	m.inferMayTerm(decls)
+	m.inferClassifiers(decls)
+	m.exportFacts()
+	return m, nil
+}
+
+// exportFacts exports the facts inferred for the package's own functions,
+// in a deterministic order.
+func (m *Model) exportFacts() {
+	for _, fn := range sortedFuncs(m.producers) {
+		m.pass.ExportObjectFact(fn, new(ProducerFact))
+	}
+	for _, fn := range sortedKeys(m.wraps) {
+		params := append([]int(nil), m.wraps[fn]...)
+		sort.Ints(params)
+		m.pass.ExportObjectFact(fn, &WrapsFact{Params: params})
+	}
+	m.exportDLQFacts()
+	m.exportTermFacts()
+	m.exportClassifierFacts()
+}
+
+func sortedFuncs(set map[*types.Func]bool) []*types.Func {
+	var fns []*types.Func
+	for fn, ok := range set {
+		if ok {
+			fns = append(fns, fn)
+		}
+	}
+	sortByPos(fns)
+	return fns
+}
+
+func sortedKeys[V any](m map[*types.Func]V) []*types.Func {
+	var fns []*types.Func
+	for fn := range m {
+		fns = append(fns, fn)
+	}
+	sortByPos(fns)
+	return fns
+}
+
+func sortByPos(fns []*types.Func) {
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+}
+
+// Report reports d through pass unless a suppression directive covers its
+// line or it lies in a generated file.
+func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) {
+	if m.suppress.covers(pass.Fset, d.Pos) {
+		return
+	}
+	pass.Report(d)
+}

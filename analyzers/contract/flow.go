@@ -1,0 +1,164 @@
+package contract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// assignment is one definition of a variable: v := rhs, v = rhs,
+// var v = rhs, or the index-th value of a tuple-valued rhs.
+type assignment struct {
+	pos       token.Pos // where the definition takes effect: the end of its statement
+	container ast.Node  // innermost block, clause or statement scope holding it
+	rhs       ast.Expr  // nil when the value's origin is unknown (range, op-assign)
+	index     int       // result index when rhs is a tuple-valued call, else -1
+}
+
+// flowIndex records every definition of every variable of the package, so
+// that the value of a variable at a point can be traced to the definitions
+// that may reach it.
+type flowIndex struct {
+	defs map[*types.Var][]*assignment
+}
+
+func newFlowIndex(info *types.Info, files []*ast.File) *flowIndex {
+	idx := &flowIndex{defs: make(map[*types.Var][]*assignment)}
+	for _, f := range files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			container := nearestContainer(stack, f)
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				idx.addAssign(info, n, container)
+			case *ast.ValueSpec:
+				idx.addValueSpec(info, n, container)
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if v := varOf(info, e); v != nil {
+						idx.add(v, &assignment{pos: n.X.End(), container: n, index: -1})
+					}
+				}
+			}
+			stack = append(stack, n)
+			return true
+		})
+	}
+	return idx
+}
+
+// nearestContainer returns the innermost node of stack that scopes the
+// statements under it.
+func nearestContainer(stack []ast.Node, file *ast.File) ast.Node {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause,
+			*ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt,
+			*ast.TypeSwitchStmt, *ast.SelectStmt:
+			return stack[i]
+		}
+	}
+	return file
+}
+
+func (idx *flowIndex) add(v *types.Var, a *assignment) {
+	idx.defs[v] = append(idx.defs[v], a)
+}
+
+func (idx *flowIndex) addAssign(info *types.Info, as *ast.AssignStmt, container ast.Node) {
+	switch as.Tok {
+	case token.ASSIGN, token.DEFINE:
+	default: // op-assignments do not produce errors
+		for _, l := range as.Lhs {
+			if v := varOf(info, l); v != nil {
+				idx.add(v, &assignment{pos: as.End(), container: container, index: -1})
+			}
+		}
+		return
+	}
+	if len(as.Lhs) == len(as.Rhs) {
+		for i, l := range as.Lhs {
+			if v := varOf(info, l); v != nil {
+				idx.add(v, &assignment{pos: as.End(), container: container, rhs: as.Rhs[i], index: -1})
+			}
+		}
+		return
+	}
+	if len(as.Rhs) == 1 {
+		rhs := as.Rhs[0]
+		if _, isCall := ast.Unparen(rhs).(*ast.CallExpr); !isCall {
+			rhs = nil // v, ok := m[k] / x.(T) / <-ch: no error flows from a carrier here
+		}
+		for i, l := range as.Lhs {
+			if v := varOf(info, l); v != nil {
+				idx.add(v, &assignment{pos: as.End(), container: container, rhs: rhs, index: i})
+			}
+		}
+	}
+}
+
+func (idx *flowIndex) addValueSpec(info *types.Info, vs *ast.ValueSpec, container ast.Node) {
+	for i, name := range vs.Names {
+		v, _ := info.Defs[name].(*types.Var)
+		if v == nil {
+			continue
+		}
+		a := &assignment{pos: vs.End(), container: container, index: -1}
+		switch {
+		case len(vs.Values) == len(vs.Names):
+			a.rhs = vs.Values[i]
+		case len(vs.Values) == 1:
+			a.rhs, a.index = vs.Values[0], i
+		}
+		idx.add(v, a)
+	}
+}
+
+// varOf returns the variable an lvalue expression names, if any.
+func varOf(info *types.Info, e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	if v, ok := info.Defs[id].(*types.Var); ok {
+		return v
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	return v
+}
+
+// reaching returns the definitions of v that may reach position at. A
+// definition is dropped when a later one, before at, sits in a scope that
+// also holds at: that one runs unconditionally on the way and replaces it.
+// Package-level variables keep all their definitions.
+func (idx *flowIndex) reaching(v *types.Var, at token.Pos) []*assignment {
+	defs := idx.defs[v]
+	var out []*assignment
+	for i, a := range defs {
+		if a.pos >= at {
+			continue
+		}
+		if _, pkgLevel := a.container.(*ast.File); pkgLevel {
+			out = append(out, a)
+			continue
+		}
+		killed := false
+		for j, b := range defs {
+			if j == i || b.pos <= a.pos || b.pos >= at {
+				continue
+			}
+			if b.container.Pos() <= at && at < b.container.End() {
+				killed = true
+				break
+			}
+		}
+		if !killed {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -1,0 +1,365 @@
+package contract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// maxDepth bounds how far an error value is traced back through
+// assignments, wraps and calls.
+const maxDepth = 24
+
+// tracer answers "may this error expression hold a retry carrier" inside
+// one package. assume, when set, is a parameter whose value counts as
+// retryable: it is how wrapping helpers (WrapsFact) are inferred.
+type tracer struct {
+	m       *Model
+	assume  *types.Var
+	visited map[*assignment]bool
+	depth   int
+}
+
+// MayBeRetryable reports whether the error expression e may hold a retry
+// carrier: its static type is a carrier, or it flows from a retryable
+// producer through assignments, %w, errors.Join, Unwrap-able wrappers and
+// wrapping helpers. Errors from interface methods, func values of unknown
+// origin and parameters are unknown, and unknown is not retryable.
+func (m *Model) MayBeRetryable(e ast.Expr) bool {
+	if m.info == nil || e == nil {
+		return false
+	}
+	t := &tracer{m: m, visited: make(map[*assignment]bool)}
+	return t.expr(e)
+}
+
+// IsProducerCall reports whether call invokes a retryable producer (a
+// function, method, method value or closure known to return retry
+// carriers).
+func (m *Model) IsProducerCall(call *ast.CallExpr) bool {
+	t := &tracer{m: m, visited: make(map[*assignment]bool)}
+	return t.producerCall(call)
+}
+
+// IsProducer reports whether fn (any package) is a retryable producer.
+func (m *Model) IsProducer(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg {
+		return m.producers[fn]
+	}
+	return m.pass.ImportObjectFact(fn, new(ProducerFact))
+}
+
+// wrappedParams returns the error parameters fn returns wrapped.
+func (m *Model) wrappedParams(fn *types.Func) []int {
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg {
+		return m.wraps[fn]
+	}
+	var f WrapsFact
+	if m.pass.ImportObjectFact(fn, &f) {
+		return f.Params
+	}
+	return nil
+}
+
+func (t *tracer) expr(e ast.Expr) bool {
+	if e == nil || t.depth > maxDepth {
+		return false
+	}
+	t.depth++
+	defer func() { t.depth-- }()
+
+	e = ast.Unparen(e)
+	info := t.m.info
+	if tv, ok := info.Types[e]; ok && !tv.IsType() && t.m.IsCarrier(tv.Type) {
+		return true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		v, ok := info.Uses[e].(*types.Var)
+		if !ok {
+			return false
+		}
+		if t.assume != nil && v == t.assume {
+			return true
+		}
+		return t.variable(v, e.Pos())
+	case *ast.CallExpr:
+		return t.call(e, -1)
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			if lit, ok := ast.Unparen(e.X).(*ast.CompositeLit); ok {
+				return t.composite(lit, true)
+			}
+		}
+	case *ast.CompositeLit:
+		return t.composite(e, false)
+	}
+	return false
+}
+
+// variable reports whether a definition of v that reaches at may be
+// retryable.
+func (t *tracer) variable(v *types.Var, at token.Pos) bool {
+	for _, a := range t.m.flow.reaching(v, at) {
+		if a.rhs == nil || t.visited[a] {
+			continue
+		}
+		t.visited[a] = true
+		ok := false
+		if a.index >= 0 {
+			if call, isCall := ast.Unparen(a.rhs).(*ast.CallExpr); isCall {
+				ok = t.call(call, a.index)
+			}
+		} else {
+			ok = t.expr(a.rhs)
+		}
+		delete(t.visited, a)
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// call reports whether result index (or the single result, index -1) of
+// call may be retryable.
+func (t *tracer) call(call *ast.CallExpr, index int) bool {
+	info := t.m.info
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		if len(call.Args) == 1 {
+			return t.expr(call.Args[0]) // conversion such as error(x)
+		}
+		return false
+	}
+	if index >= 0 && !t.resultIsError(call, index) {
+		return false
+	}
+	fn := StaticCallee(info, call)
+	switch {
+	case IsPkgFunc(fn, "fmt", "Errorf"):
+		return slices.ContainsFunc(WrappedOperands(info, call), t.expr)
+	case IsPkgFunc(fn, "errors", "Join"):
+		return slices.ContainsFunc(call.Args, t.expr)
+	}
+	if t.producerCall(call) {
+		return true
+	}
+	if fn != nil {
+		for _, p := range t.m.wrappedParams(fn) {
+			if p < len(call.Args) && t.expr(call.Args[p]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (t *tracer) resultIsError(call *ast.CallExpr, index int) bool {
+	tup, ok := t.m.info.TypeOf(call).(*types.Tuple)
+	return ok && index < tup.Len() && isErrorish(tup.At(index).Type())
+}
+
+// producerCall reports whether call's callee is a retryable producer:
+// statically, or as a local func value bound to a producer, a method value
+// of one, or a function literal that is one.
+func (t *tracer) producerCall(call *ast.CallExpr) bool {
+	if fn := StaticCallee(t.m.info, call); fn != nil {
+		if _, isIface := recvIsInterface(fn); isIface {
+			return false // dynamic dispatch: origin unknown
+		}
+		return t.m.IsProducer(fn)
+	}
+	return t.funcValue(call.Fun)
+}
+
+// funcValue reports whether a func-typed expression denotes a producer.
+func (t *tracer) funcValue(e ast.Expr) bool {
+	if t.depth > maxDepth {
+		return false
+	}
+	t.depth++
+	defer func() { t.depth-- }()
+	info := t.m.info
+	switch e := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		return t.m.funcLitProduces(e)
+	case *ast.Ident:
+		switch obj := info.Uses[e].(type) {
+		case *types.Func:
+			return t.m.IsProducer(obj)
+		case *types.Var:
+			for _, a := range t.m.flow.reaching(obj, e.Pos()) {
+				if a.rhs != nil && a.index < 0 && !t.visited[a] {
+					t.visited[a] = true
+					ok := t.funcValue(a.rhs)
+					delete(t.visited, a)
+					if ok {
+						return true
+					}
+				}
+			}
+		}
+	case *ast.SelectorExpr:
+		if sel := info.Selections[e]; sel != nil {
+			if fn, ok := sel.Obj().(*types.Func); ok && (sel.Kind() == types.MethodVal || sel.Kind() == types.MethodExpr) {
+				if _, isIface := recvIsInterface(fn); !isIface {
+					return t.m.IsProducer(fn)
+				}
+			}
+			return false
+		}
+		if fn, ok := info.Uses[e.Sel].(*types.Func); ok { // pkg.Func
+			return t.m.IsProducer(fn)
+		}
+	}
+	return false
+}
+
+func recvIsInterface(fn *types.Func) (*types.Var, bool) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil, false
+	}
+	_, isIface := sig.Recv().Type().Underlying().(*types.Interface)
+	return sig.Recv(), isIface
+}
+
+// composite reports whether a composite literal of an error type keeps a
+// retryable error: through a field of a type that has Unwrap.
+func (t *tracer) composite(lit *ast.CompositeLit, addr bool) bool {
+	typ := t.m.info.TypeOf(lit)
+	if !isValid(typ) || !HasUnwrap(typ, t.m.pkg) {
+		return false
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			elt = kv.Value
+		}
+		if t.expr(elt) {
+			return true
+		}
+	}
+	return false
+}
+
+// WrappedOperands returns the operands of fmt.Errorf that a %w verb wraps.
+// A format that is not constant wraps nothing we can see.
+func WrappedOperands(info *types.Info, call *ast.CallExpr) []ast.Expr {
+	if len(call.Args) < 2 {
+		return nil
+	}
+	format, ok := ConstString(info, call.Args[0])
+	if !ok {
+		return nil
+	}
+	var out []ast.Expr
+	for _, v := range ParseVerbs(format) {
+		if v.Verb == 'w' && v.Arg >= 0 && v.Arg+1 < len(call.Args) {
+			out = append(out, call.Args[v.Arg+1])
+		}
+	}
+	return out
+}
+
+// returnsRetryable reports whether some return statement of body (not of
+// nested function literals) returns a retryable error. results are the
+// function's declared results, for bare returns of named results.
+func (t *tracer) returnsRetryable(body *ast.BlockStmt, results *types.Tuple) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 0 && results != nil {
+				for i := 0; i < results.Len(); i++ {
+					r := results.At(i)
+					if isErrorish(r.Type()) && r.Name() != "" && (t.m.IsCarrier(r.Type()) || t.variable(r, n.Pos())) {
+						found = true
+					}
+				}
+				return false
+			}
+			if len(n.Results) == 1 && results != nil && results.Len() > 1 {
+				if call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr); ok {
+					for i := 0; i < results.Len(); i++ {
+						if isErrorish(results.At(i).Type()) && t.call(call, i) {
+							found = true
+						}
+					}
+				}
+				return false
+			}
+			for _, r := range n.Results {
+				if tv, ok := t.m.info.Types[r]; ok && isErrorish(tv.Type) && t.expr(r) {
+					found = true
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// funcLitProduces reports whether a function literal returns a retryable
+// error on some path.
+func (m *Model) funcLitProduces(lit *ast.FuncLit) bool {
+	if v, ok := m.litMemo[lit]; ok {
+		return v
+	}
+	m.litMemo[lit] = false // cycle guard
+	sig, _ := m.info.TypeOf(lit).(*types.Signature)
+	var results *types.Tuple
+	if sig != nil {
+		results = sig.Results()
+	}
+	t := &tracer{m: m, visited: make(map[*assignment]bool)}
+	v := t.returnsRetryable(lit.Body, results)
+	m.litMemo[lit] = v
+	return v
+}
+
+// inferProducers computes, to a fixpoint, which functions of the package
+// are retryable producers and which wrap an error parameter.
+func (m *Model) inferProducers(decls []*ast.FuncDecl) {
+	for changed := true; changed; {
+		changed = false
+		clear(m.litMemo)
+		for _, d := range decls {
+			fn, _ := m.info.Defs[d.Name].(*types.Func)
+			if fn == nil || d.Body == nil {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			if !m.producers[fn] {
+				t := &tracer{m: m, visited: make(map[*assignment]bool)}
+				if t.returnsRetryable(d.Body, sig.Results()) {
+					m.producers[fn] = true
+					changed = true
+				}
+			}
+			for i := 0; i < sig.Params().Len(); i++ {
+				p := sig.Params().At(i)
+				if !IsError(p.Type()) || m.IsCarrier(p.Type()) || slices.Contains(m.wraps[fn], i) {
+					continue
+				}
+				t := &tracer{m: m, assume: p, visited: make(map[*assignment]bool)}
+				if t.returnsRetryable(d.Body, sig.Results()) {
+					m.wraps[fn] = append(m.wraps[fn], i)
+					changed = true
+				}
+			}
+		}
+	}
+	clear(m.litMemo)
+}
