@@ -1,0 +1,111 @@
+// Package jetstream is a signature-only stub of
+// github.com/nats-io/nats.go/jetstream for analyzer tests.
+package jetstream
+
+import (
+	"context"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+type Msg interface {
+	Metadata() (*MsgMetadata, error)
+	Data() []byte
+	Headers() nats.Header
+	Subject() string
+	Reply() string
+	Ack() error
+	DoubleAck(context.Context) error
+	Nak() error
+	NakWithDelay(delay time.Duration) error
+	InProgress() error
+	Term() error
+	TermWithReason(reason string) error
+}
+
+type SequencePair struct {
+	Consumer uint64
+	Stream   uint64
+}
+
+type MsgMetadata struct {
+	Sequence     SequencePair
+	NumDelivered uint64
+	NumPending   uint64
+	Timestamp    time.Time
+	Stream       string
+	Consumer     string
+	Domain       string
+}
+
+type PubAck struct {
+	Stream    string
+	Sequence  uint64
+	Duplicate bool
+}
+
+type PublishOpt func(*pubOpts) error
+type pubOpts struct{}
+
+func WithMsgID(id string) PublishOpt            { return nil }
+func WithExpectStream(stream string) PublishOpt { return nil }
+
+type PubAckFuture interface {
+	Ok() <-chan *PubAck
+	Err() <-chan error
+	Msg() *nats.Msg
+}
+
+type JetStream interface {
+	Publish(ctx context.Context, subject string, payload []byte, opts ...PublishOpt) (*PubAck, error)
+	PublishMsg(ctx context.Context, msg *nats.Msg, opts ...PublishOpt) (*PubAck, error)
+	PublishAsync(subject string, payload []byte, opts ...PublishOpt) (PubAckFuture, error)
+	PublishMsgAsync(msg *nats.Msg, opts ...PublishOpt) (PubAckFuture, error)
+	Stream(ctx context.Context, stream string) (Stream, error)
+	CreateStream(ctx context.Context, cfg StreamConfig) (Stream, error)
+}
+
+func New(nc *nats.Conn) (JetStream, error) { return nil, nil }
+
+type StreamConfig struct {
+	Name     string
+	Subjects []string
+}
+
+type ConsumerConfig struct {
+	Durable    string
+	AckWait    time.Duration
+	MaxDeliver int
+	BackOff    []time.Duration
+}
+
+type Stream interface {
+	CreateOrUpdateConsumer(ctx context.Context, cfg ConsumerConfig) (Consumer, error)
+	Consumer(ctx context.Context, name string) (Consumer, error)
+}
+
+type MessageHandler func(msg Msg)
+
+type PullConsumeOpt interface{ configureConsume() }
+type FetchOpt func(*fetchOpts) error
+type fetchOpts struct{}
+
+type ConsumeContext interface{ Stop() }
+
+type MessagesContext interface {
+	Next() (Msg, error)
+	Stop()
+}
+
+type MessageBatch interface {
+	Messages() <-chan Msg
+	Error() error
+}
+
+type Consumer interface {
+	Consume(handler MessageHandler, opts ...PullConsumeOpt) (ConsumeContext, error)
+	Messages(opts ...PullConsumeOpt) (MessagesContext, error)
+	Next(opts ...FetchOpt) (Msg, error)
+	Fetch(batch int, opts ...FetchOpt) (MessageBatch, error)
+}
