@@ -1,0 +1,111 @@
+package contract_test
+
+import (
+	"bytes"
+	"encoding/gob"
+	"flag"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+var testdata = func() string {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}()
+
+func TestProducerFacts(t *testing.T) {
+	analysistest.Run(t, testdata, contract.Analyzer, "contract/producers/lib", "contract/producers/app")
+}
+
+// TestFactsRoundTrip encodes every fact type with gob twice and checks the
+// bytes are identical and decode to an equal value: facts travel between
+// packages (and go vet runs) in this form.
+func TestFactsRoundTrip(t *testing.T) {
+	for _, f := range contract.Analyzer.FactTypes {
+		v := reflect.New(reflect.TypeOf(f).Elem())
+		if fields := v.Elem(); fields.Kind() == reflect.Struct {
+			for i := range fields.NumField() {
+				switch fv := fields.Field(i); fv.Kind() {
+				case reflect.Slice:
+					fv.Set(reflect.ValueOf([]int{0, 2}))
+				case reflect.Int:
+					fv.SetInt(2)
+				}
+			}
+		}
+		fact := v.Interface().(analysis.Fact)
+		var a, b bytes.Buffer
+		if err := gob.NewEncoder(&a).Encode(fact); err != nil {
+			t.Fatalf("%T: %v", fact, err)
+		}
+		if err := gob.NewEncoder(&b).Encode(fact); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%T: encoding is not deterministic", fact)
+		}
+		back := reflect.New(reflect.TypeOf(f).Elem()).Interface()
+		if err := gob.NewDecoder(&a).Decode(back); err != nil {
+			t.Fatalf("%T: %v", fact, err)
+		}
+		if !reflect.DeepEqual(back, fact) {
+			t.Errorf("%T: round trip gave %v, want %v", fact, back, fact)
+		}
+	}
+}
+
+// TestBadOptions checks that every malformed option fails with an error
+// that names the problem, never a silent default.
+func TestBadOptions(t *testing.T) {
+	for _, tc := range []struct{ flag, value, want string }{
+		{contract.FlagDLQPattern, "(dlq", "invalid regexp"},
+		{contract.FlagDLQSubjectPattern, "", "empty regexp"},
+		{contract.FlagTransientPredicate, "[", "invalid regexp"},
+		{contract.FlagCarrierMethod, "Retry Delay", "not a Go method name"},
+		{contract.FlagDLQFuncs, "deadLetter", "malformed function name"},
+		{contract.FlagDLQFuncs, "example.com/bus.Sink.Write.Extra", "malformed function name"},
+		{contract.FlagDLQFuncs, "example.com/bus.9lives", "malformed function name"},
+	} {
+		cfg := contract.DefaultConfig()
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(new(bytes.Buffer))
+		cfg.RegisterFlags(fs)
+		err := fs.Parse([]string{"-" + tc.flag + "=" + tc.value})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("-%s=%q: got error %v, want one containing %q", tc.flag, tc.value, err, tc.want)
+		}
+		if err := cfg.SetOption(tc.flag, tc.value); err == nil {
+			t.Errorf("SetOption(%s, %q) accepted a bad value", tc.flag, tc.value)
+		}
+	}
+	if err := contract.DefaultConfig().SetOption("no-such-option", "x"); err == nil {
+		t.Error("SetOption accepted an unknown option")
+	}
+}
+
+func TestGoodOptions(t *testing.T) {
+	cfg := contract.DefaultConfig()
+	if err := cfg.SetOption(contract.FlagDLQFuncs, "example.com/bus.Sink.Write, example.com/bus/v2.Park"); err != nil {
+		t.Fatal(err)
+	}
+	want := contract.FuncList{
+		{PkgPath: "example.com/bus", Recv: "Sink", Name: "Write"},
+		{PkgPath: "example.com/bus/v2", Name: "Park"},
+	}
+	if !reflect.DeepEqual(cfg.DLQFuncs, want) {
+		t.Errorf("DLQFuncs = %v, want %v", cfg.DLQFuncs, want)
+	}
+	if err := cfg.SetOption(contract.FlagCarrierMethod, "Backoff"); err != nil || cfg.CarrierMethod != "Backoff" {
+		t.Errorf("carrier method: %v %q", err, cfg.CarrierMethod)
+	}
+}

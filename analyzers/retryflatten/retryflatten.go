@@ -1,0 +1,465 @@
+package retryflatten
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// Name is the analyzer's name.
+const Name = "retryflatten"
+
+// Analyzer is retryflatten on the default contract model.
+var Analyzer = New(contract.Analyzer)
+
+// New returns retryflatten built on model, a contract analyzer.
+func New(model *analysis.Analyzer) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:             Name,
+		Doc:              contract.AnalyzerDoc(docSource),
+		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/retryflatten",
+		Requires:         []*analysis.Analyzer{model, inspect.Analyzer},
+		RunDespiteErrors: true,
+		FactTypes:        []analysis.Fact{new(FlattensFact)},
+		Run: func(pass *analysis.Pass) (_ any, err error) {
+			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model)}
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("%s: internal error at %s: %v", Name, pass.Fset.Position(c.at), r)
+				}
+			}()
+			c.run()
+			return nil, nil
+		},
+	}
+}
+
+// FlattensFact marks a function that flattens the error parameters Params
+// into text or an opaque wrapper.
+type FlattensFact struct {
+	Params []int
+}
+
+func (*FlattensFact) AFact() {}
+func (f *FlattensFact) String() string {
+	s := "flattens param"
+	for _, p := range f.Params {
+		s += fmt.Sprintf(" %d", p)
+	}
+	return s
+}
+
+// kind is how a flattening loses the error.
+type kind int
+
+const (
+	verbFlatten    kind = iota // fmt.Errorf("%v", err)
+	textFlatten                // errors.New(err.Error())
+	fieldFlatten               // &AppError{Msg: err.Error()}
+	opaqueWrapper              // &AppError{Err: err} without Unwrap
+	helperFlatten              // wrapErr(err) where wrapErr flattens
+)
+
+// flattening is one place where an error operand stops being an error.
+type flattening struct {
+	kind    kind
+	node    ast.Node // the call or literal to report at
+	operand ast.Expr // the error that is lost
+	verb    rune     // for verbFlatten
+	typ     types.Type
+	helper  *types.Func
+	fix     *analysis.SuggestedFix
+}
+
+type checker struct {
+	pass *analysis.Pass
+	m    *contract.Model
+	at   token.Pos // position being checked, for internal errors
+
+	flattens map[*types.Func][]int // this package's flattening helpers
+}
+
+func (c *checker) run() {
+	if c.pass.TypesInfo == nil {
+		return
+	}
+	c.inferHelpers()
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			for _, fl := range c.flattenings(n) {
+				c.at = fl.node.Pos()
+				if c.m.MayBeRetryable(fl.operand) {
+					c.report(fl)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// inferHelpers finds, to a fixpoint, the functions of the package that
+// flatten one of their error parameters, and exports them as facts.
+func (c *checker) inferHelpers() {
+	c.flattens = make(map[*types.Func][]int)
+	var decls []*ast.FuncDecl
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, d := range decls {
+			fn, _ := c.pass.TypesInfo.Defs[d.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			params := errorParams(c.m, fn)
+			if len(params) == 0 {
+				continue
+			}
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				for _, fl := range c.flattenings(n) {
+					id, ok := ast.Unparen(fl.operand).(*ast.Ident)
+					if !ok {
+						continue
+					}
+					for i, p := range params {
+						if p != nil && c.pass.TypesInfo.Uses[id] == p && !slices.Contains(c.flattens[fn], i) {
+							c.flattens[fn] = append(c.flattens[fn], i)
+							changed = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, d := range decls {
+		fn, _ := c.pass.TypesInfo.Defs[d.Name].(*types.Func)
+		if params := c.flattens[fn]; len(params) > 0 {
+			slices.Sort(params)
+			c.pass.ExportObjectFact(fn, &FlattensFact{Params: params})
+		}
+	}
+}
+
+// errorParams returns fn's parameters indexed by position, nil where the
+// parameter is not an error of unknown origin (carrier-typed parameters
+// are checked in the body itself).
+func errorParams(m *contract.Model, fn *types.Func) []*types.Var {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return nil
+	}
+	var out []*types.Var
+	found := false
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		if contract.IsError(p.Type()) && !m.IsCarrier(p.Type()) {
+			out = append(out, p)
+			found = true
+		} else {
+			out = append(out, nil)
+		}
+	}
+	if !found {
+		return nil
+	}
+	return out
+}
+
+// flattenedParams returns the parameters fn flattens, from this package's
+// inference or from a fact.
+func (c *checker) flattenedParams(fn *types.Func) []int {
+	if fn.Pkg() == c.pass.Pkg {
+		return c.flattens[fn]
+	}
+	var f FlattensFact
+	if c.pass.ImportObjectFact(fn, &f) {
+		return f.Params
+	}
+	return nil
+}
+
+// flattenings lists the error operands that node n turns into something
+// that no longer holds them.
+func (c *checker) flattenings(n ast.Node) []flattening {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		return c.callFlattenings(n)
+	case *ast.CompositeLit:
+		return c.literalFlattenings(n)
+	}
+	return nil
+}
+
+func (c *checker) callFlattenings(call *ast.CallExpr) []flattening {
+	info := c.pass.TypesInfo
+	fn := contract.StaticCallee(info, call)
+	if fn == nil {
+		return nil
+	}
+	var out []flattening
+	switch {
+	case contract.IsPkgFunc(fn, "fmt", "Errorf"):
+		out = append(out, c.errorfFlattenings(call)...)
+	case contract.IsPkgFunc(fn, "errors", "New"):
+		if len(call.Args) == 1 {
+			for _, op := range c.stringified(call.Args[0]) {
+				out = append(out, flattening{kind: textFlatten, node: call, operand: op})
+			}
+		}
+	default:
+		for _, p := range c.flattenedParams(fn) {
+			if p < len(call.Args) && !isVariadicTail(fn, p) {
+				out = append(out, flattening{kind: helperFlatten, node: call, operand: call.Args[p], helper: fn})
+			}
+		}
+	}
+	return out
+}
+
+func isVariadicTail(fn *types.Func, p int) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return !ok || (sig.Variadic() && p >= sig.Params().Len()-1)
+}
+
+// errorfFlattenings finds the operands of fmt.Errorf that are formatted
+// with a verb other than %w, and error text used in its format or
+// arguments.
+func (c *checker) errorfFlattenings(call *ast.CallExpr) []flattening {
+	if len(call.Args) == 0 {
+		return nil
+	}
+	info := c.pass.TypesInfo
+	var out []flattening
+	for _, op := range c.stringified(call.Args[0]) {
+		out = append(out, flattening{kind: textFlatten, node: call, operand: op})
+	}
+	format, ok := contract.ConstString(info, call.Args[0])
+	if !ok {
+		return out
+	}
+	verbs := contract.ParseVerbs(format)
+	for i, arg := range call.Args[1:] {
+		verb, hasVerb := verbFor(verbs, i)
+		if isErrorValue(info, c.m, arg) {
+			if hasVerb && verb.Verb != 'w' {
+				out = append(out, flattening{kind: verbFlatten, node: call, operand: arg, verb: verb.Verb,
+					fix: c.verbFix(call, i, nil)})
+			}
+			continue
+		}
+		for _, op := range c.stringified(arg) {
+			fl := flattening{kind: textFlatten, node: call, operand: op}
+			if hasVerb && isErrorCall(arg) {
+				fl.fix = c.verbFix(call, i, arg)
+			}
+			out = append(out, fl)
+		}
+	}
+	return out
+}
+
+func verbFor(verbs []contract.Verb, arg int) (contract.Verb, bool) {
+	for _, v := range verbs {
+		if v.Arg == arg {
+			return v, true
+		}
+	}
+	return contract.Verb{}, false
+}
+
+// isErrorValue reports whether e is an error (or carrier) value, as opposed
+// to text.
+func isErrorValue(info *types.Info, m *contract.Model, e ast.Expr) bool {
+	t := info.TypeOf(e)
+	return t != nil && (contract.IsError(t) || m.IsCarrier(t))
+}
+
+// isErrorCall reports whether e is x.Error().
+func isErrorCall(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Error"
+}
+
+// stringified returns the error operands whose text a string expression is
+// built from: x.Error(), fmt.Sprint/Sprintf/Sprintln(..., x, ...), and
+// concatenations of those.
+func (c *checker) stringified(e ast.Expr) []ast.Expr {
+	info := c.pass.TypesInfo
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		if e.Op == token.ADD && isString(info.TypeOf(e)) {
+			return append(c.stringified(e.X), c.stringified(e.Y)...)
+		}
+	case *ast.CallExpr:
+		if isErrorCall(e) {
+			sel := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+			if s := info.Selections[sel]; s != nil && isErrorValue(info, c.m, sel.X) {
+				if fn, ok := s.Obj().(*types.Func); ok && isErrorMethod(fn) {
+					return []ast.Expr{sel.X}
+				}
+			}
+			return nil
+		}
+		fn := contract.StaticCallee(info, e)
+		if contract.IsPkgFunc(fn, "fmt", "Sprint") || contract.IsPkgFunc(fn, "fmt", "Sprintf") || contract.IsPkgFunc(fn, "fmt", "Sprintln") {
+			var out []ast.Expr
+			for _, arg := range e.Args {
+				if isErrorValue(info, c.m, arg) {
+					out = append(out, arg)
+				} else {
+					out = append(out, c.stringified(arg)...)
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func isErrorMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().(*types.Basic)
+	return ok && b.Kind() == types.String
+}
+
+// literalFlattenings finds composite literals of error types that keep only
+// an error's text, or hold an error without a way for errors.As to reach it.
+func (c *checker) literalFlattenings(lit *ast.CompositeLit) []flattening {
+	info := c.pass.TypesInfo
+	typ := info.TypeOf(lit)
+	if typ == nil {
+		return nil
+	}
+	if _, isStruct := typ.Underlying().(*types.Struct); !isStruct {
+		return nil
+	}
+	if !contract.IsError(typ) && !contract.IsError(types.NewPointer(typ)) {
+		return nil
+	}
+	if c.m.IsCarrierPtr(typ) {
+		return nil // the wrapper carries retry intent itself
+	}
+	var values []ast.Expr
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			elt = kv.Value
+		}
+		values = append(values, elt)
+	}
+	keepsError := slices.ContainsFunc(values, func(v ast.Expr) bool { return isErrorValue(info, c.m, v) })
+	var out []flattening
+	if !keepsError {
+		for _, v := range values {
+			for _, op := range c.stringified(v) {
+				out = append(out, flattening{kind: fieldFlatten, node: lit, operand: op, typ: typ})
+			}
+		}
+		return out
+	}
+	if contract.HasUnwrap(typ, c.pass.Pkg) || hasMethod(typ, c.pass.Pkg, "As") {
+		return nil
+	}
+	for _, v := range values {
+		if isErrorValue(info, c.m, v) {
+			out = append(out, flattening{kind: opaqueWrapper, node: lit, operand: v, typ: typ})
+		}
+	}
+	return out
+}
+
+func hasMethod(t types.Type, pkg *types.Package, name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), false, pkg, name)
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
+// verbFix rewrites the verb of argument i to %w; when errCall is x.Error(),
+// it also replaces the call with x. It returns nil when the edit is not
+// mechanical: a format that is not one literal, a verb with flags, or a
+// literal whose source does not spell the same verbs as its value.
+func (c *checker) verbFix(call *ast.CallExpr, i int, errCall ast.Expr) *analysis.SuggestedFix {
+	lit, ok := ast.Unparen(call.Args[0]).(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING || len(lit.Value) < 2 {
+		return nil
+	}
+	value, _ := contract.ConstString(c.pass.TypesInfo, lit)
+	src := lit.Value[1 : len(lit.Value)-1]
+	valueVerbs, srcVerbs := contract.ParseVerbs(value), contract.ParseVerbs(src)
+	if len(valueVerbs) != len(srcVerbs) {
+		return nil
+	}
+	for k := range valueVerbs {
+		if valueVerbs[k].Verb != srcVerbs[k].Verb || valueVerbs[k].Arg != srcVerbs[k].Arg {
+			return nil
+		}
+	}
+	v, ok := verbFor(srcVerbs, i)
+	if !ok || (v.Verb != 'v' && v.Verb != 's') || src[v.Offset-1] != '%' {
+		return nil
+	}
+	pos := lit.Pos() + 1 + token.Pos(v.Offset)
+	edits := []analysis.TextEdit{{Pos: pos, End: pos + 1, NewText: []byte("w")}}
+	if errCall != nil {
+		inner := ast.Unparen(errCall).(*ast.CallExpr)
+		x := ast.Unparen(inner.Fun).(*ast.SelectorExpr).X
+		edits = append(edits,
+			analysis.TextEdit{Pos: x.End(), End: errCall.End(), NewText: nil})
+	}
+	return &analysis.SuggestedFix{Message: "Wrap the error with %w", TextEdits: edits}
+}
+
+func (c *checker) report(fl flattening) {
+	name := types.ExprString(fl.operand)
+	d := analysis.Diagnostic{Pos: fl.node.Pos(), End: fl.node.End()}
+	switch fl.kind {
+	case verbFlatten:
+		d.Message = fmt.Sprintf("retryable error %s formatted with %%%c loses its retry delay: wrap it with %%w", name, fl.verb)
+	case textFlatten:
+		d.Message = fmt.Sprintf("new error built from the text of retryable error %s loses its retry delay: wrap it with fmt.Errorf and %%w", name)
+	case fieldFlatten:
+		d.Message = fmt.Sprintf("%s keeps only the text of retryable error %s and loses its retry delay: store the error and give %s an Unwrap method",
+			typeName(fl.typ, c.pass.Pkg), name, typeName(fl.typ, c.pass.Pkg))
+	case opaqueWrapper:
+		d.Message = fmt.Sprintf("%s wraps retryable error %s but has no Unwrap method, so errors.As cannot find its retry delay: add Unwrap() error",
+			typeName(fl.typ, c.pass.Pkg), name)
+	case helperFlatten:
+		d.Message = fmt.Sprintf("%s flattens retryable error %s to a string and loses its retry delay: make %s wrap it with %%w",
+			fl.helper.Name(), name, fl.helper.Name())
+		if fl.helper.Pos().IsValid() {
+			d.Related = []analysis.RelatedInformation{{Pos: fl.helper.Pos(), Message: fl.helper.Name() + " flattens its error parameter here"}}
+		}
+	}
+	if fl.fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fl.fix}
+	}
+	c.m.Report(c.pass, d)
+}
+
+func typeName(t types.Type, pkg *types.Package) string {
+	return types.TypeString(t, types.RelativeTo(pkg))
+}

@@ -1,0 +1,177 @@
+// Package notreported holds look-alikes of every retryflatten positive that
+// must stay quiet: %w and errors.Join keep the intent, logging makes no new
+// error, and errors that cannot be retryable have nothing to lose.
+package notreported
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"time"
+
+	"retrykit"
+)
+
+type Order struct{ ID string }
+
+var ErrInventory = errors.New("inventory failed")
+
+func reserve(ctx context.Context, o Order) error {
+	return retrykit.RetryAfter(errors.New("busy"), time.Second)
+}
+
+// Store is an interface: what its methods return is of unknown origin.
+type Store interface {
+	Get(ctx context.Context, id string) (Order, error)
+}
+
+// AppError keeps the error and unwraps to it.
+type AppError struct {
+	Msg string
+	Err error
+}
+
+func (e *AppError) Error() string { return e.Msg }
+func (e *AppError) Unwrap() error { return e.Err }
+
+// Deferred is itself a carrier: keeping only text is fine, the wrapper
+// carries the delay.
+type Deferred struct {
+	Msg   string
+	Delay time.Duration
+}
+
+func (e *Deferred) Error() string             { return e.Msg }
+func (e *Deferred) RetryDelay() time.Duration { return e.Delay }
+
+// MultiError forwards errors.As through an As method.
+type MultiError struct{ Errs []error }
+
+func (e *MultiError) Error() string { return "multiple errors" }
+func (e *MultiError) As(target any) bool {
+	for _, err := range e.Errs {
+		if errors.As(err, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// wrap returns its parameter wrapped with %w: it keeps retry intent.
+func wrap(err error, op string) error { return fmt.Errorf("%s: %w", op, err) }
+
+// annotate flattens, but only non-retryable errors reach it below.
+func annotate(err error) error { // want annotate:"flattens param 0"
+	return fmt.Errorf("annotated: %v", err)
+}
+
+// flattenBody flattens its parameter: its origin is unknown here, so the
+// body is not reported.
+func flattenBody(err error) error { // want flattenBody:"flattens param 0"
+	return errors.New("failed: " + err.Error())
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	return fmt.Errorf("reserve %s: %w", o.ID, err)
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	return fmt.Errorf("%w: %w", ErrInventory, err)
+}
+
+func _(ctx context.Context, o Order) error {
+	return errors.Join(ErrInventory, reserve(ctx, o))
+}
+
+func _(ctx context.Context, o Order) {
+	err := reserve(ctx, o)
+	log.Printf("reserve %s: %v", o.ID, err)
+}
+
+func _(ctx context.Context, o Order) {
+	if err := reserve(ctx, o); err != nil {
+		slog.Error("reserve failed", "order", o.ID, "err", err.Error())
+	}
+}
+
+func _() error {
+	err := errors.New("validation failed")
+	return fmt.Errorf("validate: %v", err)
+}
+
+func _() error {
+	return fmt.Errorf("read: %v", io.EOF)
+}
+
+func _(ctx context.Context, s Store) error {
+	_, err := s.Get(ctx, "42")
+	return fmt.Errorf("get: %v", err)
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	err = errors.New("replaced by a permanent error")
+	return fmt.Errorf("reserve: %v", err)
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	return &AppError{Msg: err.Error(), Err: err}
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	return &Deferred{Msg: err.Error(), Delay: time.Minute}
+}
+
+func _(ctx context.Context, o Order) error {
+	return &MultiError{Errs: []error{reserve(ctx, o)}}
+}
+
+func _(ctx context.Context, o Order) error {
+	return wrap(reserve(ctx, o), "reserve")
+}
+
+func _() error {
+	return annotate(io.ErrUnexpectedEOF)
+}
+
+func _(fetch func() error) error {
+	err := fetch()
+	return fmt.Errorf("fetch: %v", err)
+}
+
+func _(ctx context.Context, o Order) string {
+	err := reserve(ctx, o)
+	return fmt.Sprintf("reserve failed: %v", err)
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	d, _ := retrykit.RetryDelay(err)
+	return fmt.Errorf("order %s deferred by %v", o.ID, d)
+}
+
+func _(count int) error {
+	return fmt.Errorf("too many deliveries: %d", count)
+}
+
+func _(ctx context.Context, o Order) error {
+	if err := reserve(ctx, o); err != nil {
+		return err
+	}
+	return errors.New("order " + o.ID + " rejected")
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	if err != nil {
+		err = fmt.Errorf("reserve: %w", err)
+	}
+	return err
+}
