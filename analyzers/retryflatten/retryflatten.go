@@ -60,11 +60,11 @@ func (f *FlattensFact) String() string {
 type kind int
 
 const (
-	verbFlatten    kind = iota // fmt.Errorf("%v", err)
-	textFlatten                // errors.New(err.Error())
-	fieldFlatten               // &AppError{Msg: err.Error()}
-	opaqueWrapper              // &AppError{Err: err} without Unwrap
-	helperFlatten              // wrapErr(err) where wrapErr flattens
+	verbFlatten   kind = iota // fmt.Errorf("%v", err)
+	textFlatten               // errors.New(err.Error())
+	fieldFlatten              // &AppError{Msg: err.Error()}
+	opaqueWrapper             // &AppError{Err: err} without Unwrap
+	helperFlatten             // wrapErr(err) where wrapErr flattens
 )
 
 // flattening is one place where an error operand stops being an error.
