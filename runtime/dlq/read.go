@@ -1,0 +1,186 @@
+package dlq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// ErrTruncated is returned by Replay for an entry whose payload was truncated
+// when it was stored: replaying it would publish a corrupt message.
+var ErrTruncated = errors.New("dlq: payload was truncated; entry cannot be replayed")
+
+// HeaderReplayOf is set on a replayed message to the DLQ sequence of the
+// entry it came from.
+const HeaderReplayOf = "Dlq-Replay-Of"
+
+// fetchWait bounds each wait for the next entry while reading the stream.
+const fetchWait = 5 * time.Second
+
+// Get returns the entry stored at seq in the DLQ stream.
+func (s *Store) Get(ctx context.Context, seq uint64) (*Entry, error) {
+	m, err := s.stream.GetMsg(ctx, seq)
+	if err != nil {
+		return nil, fmt.Errorf("dlq: get %d: %w", seq, err)
+	}
+	return Decode(m.Header, m.Data, m.Sequence, m.Time)
+}
+
+// Entries returns the entries stored when it is called, in stream order. It
+// stops at the first error, which it yields.
+func (s *Store) Entries(ctx context.Context) iter.Seq2[*Entry, error] {
+	return func(yield func(*Entry, error) bool) {
+		info, err := s.stream.Info(ctx)
+		if err != nil {
+			yield(nil, fmt.Errorf("dlq: stream info: %w", err))
+			return
+		}
+		if info.State.Msgs == 0 {
+			return
+		}
+		last := info.State.LastSeq
+		c, err := s.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
+		if err != nil {
+			yield(nil, fmt.Errorf("dlq: read: %w", err))
+			return
+		}
+		for {
+			m, err := c.Next(jetstream.FetchMaxWait(fetchWait))
+			if err != nil {
+				yield(nil, fmt.Errorf("dlq: read: %w", err))
+				return
+			}
+			md, err := m.Metadata()
+			if err != nil {
+				yield(nil, fmt.Errorf("dlq: read: %w", err))
+				return
+			}
+			e, err := Decode(m.Headers(), m.Data(), md.Sequence.Stream, md.Timestamp)
+			if !yield(e, err) || err != nil {
+				return
+			}
+			if md.Sequence.Stream >= last || md.NumPending == 0 {
+				return
+			}
+		}
+	}
+}
+
+// Delete removes the entry stored at seq.
+func (s *Store) Delete(ctx context.Context, seq uint64) error {
+	if err := s.stream.DeleteMsg(ctx, seq); err != nil {
+		return fmt.Errorf("dlq: delete %d: %w", seq, err)
+	}
+	return nil
+}
+
+// ReplayOption chooses the entries Replay republishes and what it does with
+// them.
+type ReplayOption func(*replayOpts) error
+
+type replayOpts struct {
+	seqs   map[uint64]bool
+	filter func(*Entry) bool
+	delete bool
+}
+
+// ReplaySeqs replays only the entries at these DLQ sequences.
+func ReplaySeqs(seqs ...uint64) ReplayOption {
+	return func(o *replayOpts) error {
+		if len(seqs) == 0 {
+			return fmt.Errorf("%w: no sequences to replay", ErrInvalidOption)
+		}
+		if o.seqs == nil {
+			o.seqs = map[uint64]bool{}
+		}
+		for _, q := range seqs {
+			o.seqs[q] = true
+		}
+		return nil
+	}
+}
+
+// ReplayFilter replays only the entries for which keep returns true.
+func ReplayFilter(keep func(*Entry) bool) ReplayOption {
+	return func(o *replayOpts) error {
+		if keep == nil {
+			return fmt.Errorf("%w: nil replay filter", ErrInvalidOption)
+		}
+		o.filter = keep
+		return nil
+	}
+}
+
+// ReplayDelete deletes each entry from the DLQ once its republish is
+// confirmed.
+func ReplayDelete() ReplayOption {
+	return func(o *replayOpts) error {
+		o.delete = true
+		return nil
+	}
+}
+
+// Replayed is an entry Replay republished.
+type Replayed struct {
+	Entry *Entry
+	Ack   *jetstream.PubAck // the origin stream's ack; Ack.Duplicate is set for a repeated replay
+}
+
+// Replay republishes the chosen entries (every entry, without options) to
+// their original subjects with their original payload and headers, and waits
+// for each JetStream ack. It drops the original Nats-Msg-Id and
+// Nats-Expected-* headers, which would make the server refuse or drop the
+// replay, and sets Nats-Msg-Id to "dlq-replay.<DLQ stream>.<DLQ seq>" and
+// HeaderReplayOf to the DLQ sequence, so that running the same replay twice
+// within the origin stream's duplicate window publishes once.
+//
+// Replay stops at the first failure and returns what it replayed so far with
+// the error. An entry whose payload was truncated fails with ErrTruncated.
+func (s *Store) Replay(ctx context.Context, opts ...ReplayOption) ([]Replayed, error) {
+	var o replayOpts
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	var done []Replayed
+	for e, err := range s.Entries(ctx) {
+		if err != nil {
+			return done, err
+		}
+		if o.seqs != nil && !o.seqs[e.Seq] || o.filter != nil && !o.filter(e) {
+			continue
+		}
+		if e.Truncated() {
+			return done, fmt.Errorf("%w: seq %d (%d of %d bytes kept)", ErrTruncated, e.Seq, len(e.Data), e.OriginalSize)
+		}
+		m := nats.NewMsg(e.Subject)
+		for k, vs := range e.Header {
+			if k == jetstream.MsgIDHeader || strings.HasPrefix(k, "Nats-Expected-") {
+				continue
+			}
+			m.Header[k] = append([]string(nil), vs...)
+		}
+		seq := strconv.FormatUint(e.Seq, 10)
+		m.Header[HeaderReplayOf] = []string{seq}
+		m.Data = e.Data
+		ack, err := s.js.PublishMsg(ctx, m, jetstream.WithMsgID("dlq-replay."+s.name+"."+seq))
+		if err != nil {
+			return done, fmt.Errorf("dlq: replay %d to %s: %w", e.Seq, e.Subject, err)
+		}
+		done = append(done, Replayed{Entry: e, Ack: ack})
+		if o.delete {
+			if err := s.Delete(ctx, e.Seq); err != nil {
+				return done, err
+			}
+		}
+	}
+	return done, nil
+}
