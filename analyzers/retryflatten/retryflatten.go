@@ -461,5 +461,10 @@ func (c *checker) report(fl flattening) {
 }
 
 func typeName(t types.Type, pkg *types.Package) string {
-	return types.TypeString(t, types.RelativeTo(pkg))
+	return types.TypeString(t, func(other *types.Package) string {
+		if other == pkg {
+			return ""
+		}
+		return other.Name()
+	})
 }

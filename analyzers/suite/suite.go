@@ -7,11 +7,14 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/retryflatten"
 )
 
-// Analyzers returns the checks built on model, the contract analyzer whose
-// configuration the run uses.
-func Analyzers(model *analysis.Analyzer) []*analysis.Analyzer {
+// Checks returns the checks built on model, a contract analyzer carrying
+// the run's configuration (contract.New). Use it when the configuration
+// does not come from the default analyzer's flags, as in the golangci-lint
+// plugin.
+func Checks(model *analysis.Analyzer) []*analysis.Analyzer {
 	var checks []*analysis.Analyzer
 	for _, newCheck := range constructors {
 		checks = append(checks, newCheck(model))
@@ -19,10 +22,22 @@ func Analyzers(model *analysis.Analyzer) []*analysis.Analyzer {
 	return checks
 }
 
-// Default returns the checks on the default contract analyzer, whose
-// options are bound to its flags.
-func Default() []*analysis.Analyzer { return Analyzers(contract.Analyzer) }
+// Default returns the package-level checks, built on contract.Analyzer.
+func Default() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		retryflatten.Analyzer,
+	}
+}
+
+// Roots returns the analyzers a command line driver runs: the contract
+// model first (it reports nothing, but its options become the driver's
+// -retrycontract.* flags), then the default checks.
+func Roots() []*analysis.Analyzer {
+	return append([]*analysis.Analyzer{contract.Analyzer}, Default()...)
+}
 
 // constructors builds each check on a contract analyzer, in the order the
 // contract lists them.
-var constructors = []func(model *analysis.Analyzer) *analysis.Analyzer{}
+var constructors = []func(model *analysis.Analyzer) *analysis.Analyzer{
+	retryflatten.New,
+}
