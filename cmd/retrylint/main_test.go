@@ -1,0 +1,209 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The tests build the command once and run it as users do, from the
+// repository root.
+var (
+	binary string
+	root   = filepath.Join("..", "..")
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "retrylint-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "retrylint")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func run(t *testing.T, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+var findingLine = regexp.MustCompile(`^(\S+\.go:\d+:\d+): (?:(\w+): )?(.*)$`)
+
+// findings extracts "file:line:col: message" from text output, dropping
+// the analyzer name the CLI adds so go vet's output compares equal.
+func findings(out string) []string {
+	var got []string
+	for line := range strings.SplitSeq(out, "\n") {
+		m := findingLine.FindStringSubmatch(line)
+		if m == nil || strings.HasPrefix(m[3], "\t") {
+			continue // not a finding, or a related location
+		}
+		file := strings.TrimPrefix(filepath.ToSlash(m[1]), "./")
+		got = append(got, file+": "+m[3])
+	}
+	slices.Sort(got)
+	return got
+}
+
+func TestExamplesHaveFindings(t *testing.T) {
+	r := run(t, binary, "./examples/...")
+	if r.code != 3 {
+		t.Fatalf("exit status %d, want 3 (findings)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"examples/orders/handlers/orders.go:37:10: retryflatten: retryable error err formatted with %v",
+		"retryflatten: Describe flattens retryable error err",
+		"\texamples/orders/bus/bus.go:",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+func TestProjectIsClean(t *testing.T) {
+	r := run(t, binary, "./runtime/...", "./analyzers/...", "./cmd/...", "./internal/...")
+	if r.code != 0 || r.stdout != "" {
+		t.Fatalf("exit status %d, want 0\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestVetTool checks that go vet -vettool reports exactly what the command
+// line reports.
+func TestVetTool(t *testing.T) {
+	cli := run(t, binary, "./examples/...")
+	vet := run(t, "go", "vet", "-vettool="+binary, "./examples/...")
+	if vet.code == 0 {
+		t.Fatalf("go vet exited 0 on examples with findings:\n%s", vet.stderr)
+	}
+	want, got := findings(cli.stdout), findings(vet.stderr)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("go vet findings differ from the CLI's\nvet:\n%s\ncli:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestJSON decodes -json output as go vet's shape:
+// {"pkg": {"analyzer": [{"posn": ..., "message": ...}]}}.
+func TestJSON(t *testing.T) {
+	r := run(t, binary, "-json", "./examples/...")
+	if r.code != 3 {
+		t.Fatalf("exit status %d, want 3\n%s", r.code, r.stderr)
+	}
+	var tree map[string]map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
+		t.Fatalf("not the go vet JSON shape: %v\n%s", err, r.stdout)
+	}
+	type diagnostic struct {
+		Posn    string `json:"posn"`
+		End     string `json:"end"`
+		Message string `json:"message"`
+	}
+	n := 0
+	for pkg, byAnalyzer := range tree {
+		for analyzer, raw := range byAnalyzer {
+			var diags []diagnostic
+			if err := json.Unmarshal(raw, &diags); err != nil {
+				t.Errorf("%s/%s: %v", pkg, analyzer, err)
+			}
+			for _, d := range diags {
+				if d.Posn == "" || d.Message == "" {
+					t.Errorf("%s/%s: incomplete diagnostic %+v", pkg, analyzer, d)
+				}
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no diagnostics in JSON output")
+	}
+}
+
+func TestExitStatusAndErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // on stderr, one line
+	}{
+		{"unknown flag", []string{"-no-such-flag", "./examples/..."}, 2, "flag provided but not defined: -no-such-flag"},
+		{"bad regexp", []string{"-retrycontract.dlq-pattern=(dlq", "./examples/..."}, 2, "invalid regexp"},
+		{"bad function name", []string{"-retrycontract.dlq-funcs=deadLetter", "./examples/..."}, 2, "malformed function name"},
+		{"missing package", []string{"./no/such/dir/..."}, 1, "retrylint:"},
+		{"only other analyzers", []string{"-retryflatten=false", "./examples/..."}, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, binary, tc.args...)
+			if r.code != tc.code {
+				t.Fatalf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			if tc.want != "" {
+				lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+				if len(lines) != 1 || !strings.Contains(lines[0], tc.want) {
+					t.Errorf("stderr = %q, want one line containing %q", r.stderr, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestHelpListsAnalyzers(t *testing.T) {
+	r := run(t, binary, "help")
+	if r.code != 0 {
+		t.Fatalf("exit status %d", r.code)
+	}
+	for _, name := range []string{"retryflatten", "retrycontract"} {
+		if !strings.Contains(r.stdout, name) {
+			t.Errorf("help lacks %s:\n%s", name, r.stdout)
+		}
+	}
+	r = run(t, binary, "help", "retryflatten")
+	if r.code != 0 || !strings.Contains(r.stdout, "retryable error flattened to a string") {
+		t.Errorf("help retryflatten: %d\n%s", r.code, r.stdout)
+	}
+}
+
+// TestFixDiff checks that -fix -diff proposes the %w rewrite without
+// touching the file.
+func TestFixDiff(t *testing.T) {
+	before, err := os.ReadFile(filepath.Join(root, "examples/orders/handlers/orders.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, binary, "-fix", "-diff", "./examples/orders/handlers")
+	if !strings.Contains(r.stdout, `+		return fmt.Errorf("reserve order %s: %w", o.ID, err)`) {
+		t.Errorf("diff lacks the %%w fix (exit %d):\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	after, _ := os.ReadFile(filepath.Join(root, "examples/orders/handlers/orders.go"))
+	if !bytes.Equal(before, after) {
+		t.Error("-diff modified the file")
+	}
+}
