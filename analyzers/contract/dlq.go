@@ -1,12 +1,724 @@
 package contract
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DLQDirective, in the doc comment of a function, declares that the
+// function writes a dead-letter queue although nothing in its name or body
+// says so.
+const DLQDirective = "//retrylint:dlq"
+
+// publishMethods are the NATS and JetStream publish calls whose subject
+// decides whether they write a dead-letter queue. Any function or method of
+// these names counts (a Kafka or SQS client publishing to an "orders.dlq"
+// topic writes a DLQ too); its subject is its first string parameter, or the
+// subject set on its *nats.Msg parameter.
+var publishMethods = map[string]bool{
+	"Publish": true, "PublishMsg": true, "PublishAsync": true,
+	"PublishMsgAsync": true, "Request": true,
+}
+
+// nonWriteVerbs are the leading words of names that configure, build or
+// inspect a dead-letter queue rather than write to it: NewDLQWriter,
+// ensureDLQStream, s.dlq.Close. A name matching the DLQ pattern does not make
+// a write of a call whose name starts with one of them.
+var nonWriteVerbs = []string{
+	"new", "open", "close", "parse", "load", "get", "is", "has", "validate",
+	"init", "setup", "ensure", "create", "start", "stop", "shutdown",
+	"connect", "register", "configure", "lookup", "find", "fetch", "read",
+	"list", "count", "delete", "purge", "drain", "subscribe", "unsubscribe",
+	"consume", "with", "mark", "set", "must", "ping", "err", "stats",
+}
 
 // dlqState is what the model knows about DLQ writes in the package.
-type dlqState struct{}
+type dlqState struct {
+	writers map[*types.Func]bool          // functions of the package that write a DLQ on some path
+	lits    map[*ast.FuncLit]bool         // memo: function literals whose body writes a DLQ
+	stores  map[*types.Var][]fieldStore   // stores into fields of a variable
+	msgDeps map[*types.Var][]*types.Var   // memo: message variables a variable derives from
+	seen    map[*types.Var]bool           // cycle guard of msgDeps
+	litDeps map[*ast.FuncLit][]*types.Var // memo: message variables a literal captures
+}
 
-// inferDLQWriters finds the package's functions that make a DLQ write on
-// some path.
-func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {}
+// fieldStore is an assignment to a field (or element) of a variable:
+// v.Subject = e, v.Header["k"] = e, or an argument of a call on one of its
+// fields, v.Header.Set("k", e).
+type fieldStore struct {
+	field string // first selector after v, empty for index expressions and calls
+	rhs   ast.Expr
+}
 
-func (m *Model) exportDLQFacts() {}
+// DLQWrite describes a call that writes a dead-letter queue.
+type DLQWrite struct {
+	Call *ast.CallExpr
+	// Name is the callee as written (js.Publish, s.dlq.Write, deadLetter),
+	// for messages.
+	Name string
+	// ErrIndex is the index of the error result among the call's results,
+	// -1 when the call returns no error (a writer known through facts,
+	// //retrylint:dlq or configuration may return nothing to check).
+	ErrIndex int
+	// Results is the number of the call's results.
+	Results int
+	// Msgs are the message variables the write's operands derive from
+	// (the message, its data, subject, headers or metadata); empty when it
+	// takes no message-derived value.
+	Msgs []*types.Var
+}
+
+// HasError reports whether the write returns an error that can be checked.
+func (w DLQWrite) HasError() bool { return w.ErrIndex >= 0 }
+
+// IsDLQWrite reports whether call writes a dead-letter queue.
+func (m *Model) IsDLQWrite(call *ast.CallExpr) bool {
+	_, ok := m.AsDLQWrite(call)
+	return ok
+}
+
+// AsDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:
+//
+//   - a call that returns an error and whose function, method or func-valued
+//     field or variable has a name matching Config.DLQName (OnDeadLetter,
+//     publishDLQ), unless the name starts with a verb that configures or
+//     inspects (NewDLQWriter, ensureDLQStream);
+//   - a call that returns an error of a method of any name on a receiver
+//     variable or field whose name matches Config.DLQName (s.dlq.Write),
+//     except ack methods, publish-less NATS calls and closers;
+//   - a publish (Publish, PublishMsg, PublishAsync, PublishMsgAsync,
+//     Request) returning an error whose subject has a constant part
+//     matching Config.DLQSubject, or is a variable, field or call whose name
+//     matches Config.DLQName (s.cfg.DeadLetterSubject);
+//   - a call of a function named in Config.DLQFuncs, marked //retrylint:dlq,
+//     or known (through DLQWriterFact for other packages) to write a DLQ on
+//     some path, whatever it returns;
+//   - a call of a function literal, directly or through a local variable,
+//     whose body writes a DLQ.
+func (m *Model) AsDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
+	if m.info == nil || call == nil {
+		return DLQWrite{}, false
+	}
+	if tv, ok := m.info.Types[call.Fun]; ok && tv.IsType() {
+		return DLQWrite{}, false // conversion
+	}
+	w := DLQWrite{Call: call, Name: calleeName(call.Fun), ErrIndex: -1}
+	w.Results, w.ErrIndex = m.callResults(call)
+	if !m.isDLQWriteCall(call, w.ErrIndex >= 0) {
+		return DLQWrite{}, false
+	}
+	w.Msgs = m.callMessageDeps(call)
+	return w, true
+}
+
+func (m *Model) isDLQWriteCall(call *ast.CallExpr, returnsError bool) bool {
+	if _, isAck := m.AsAckCall(call); isAck {
+		return false
+	}
+	if fn := StaticCallee(m.info, call); fn != nil {
+		if m.IsDLQWriter(fn) {
+			return true
+		}
+		if !returnsError {
+			return false
+		}
+		if publishMethods[fn.Name()] && m.publishesToDLQ(fn, call) {
+			return true
+		}
+		if m.cfg.DLQName.MatchString(fn.Name()) && !startsWithNonWriteVerb(fn.Name()) {
+			return true
+		}
+		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+			return m.dlqReceiver(fn, call)
+		}
+		return false
+	}
+	// A call through a func value: a literal, a local variable bound to one,
+	// or a func-valued field or variable named like a DLQ writer.
+	if lit := m.funcLitOf(call.Fun); lit != nil && m.funcLitWritesDLQ(lit) {
+		return true
+	}
+	if !returnsError {
+		return false
+	}
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return m.cfg.DLQName.MatchString(fun.Name) && !startsWithNonWriteVerb(fun.Name)
+	case *ast.SelectorExpr:
+		return m.cfg.DLQName.MatchString(fun.Sel.Name) && !startsWithNonWriteVerb(fun.Sel.Name)
+	}
+	return false
+}
+
+// dlqReceiver reports whether a method call's receiver is a variable or
+// field named like a DLQ (s.dlq.Write, dlqWriter.Send). Ack methods, closers
+// and NATS calls other than publishes do not write.
+func (m *Model) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || startsWithNonWriteVerb(fn.Name()) {
+		return false
+	}
+	if m.IsMessage(m.info.TypeOf(sel.X)) {
+		return false
+	}
+	if p := fn.Pkg(); p != nil && (p.Path() == NATSPath || p.Path() == JetStreamPath) && !publishMethods[fn.Name()] {
+		return false
+	}
+	var name string
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.Ident:
+		if _, isVar := m.info.Uses[x].(*types.Var); !isVar {
+			return false
+		}
+		name = x.Name
+	case *ast.SelectorExpr:
+		if s := m.info.Selections[x]; s == nil || s.Kind() != types.FieldVal {
+			return false
+		}
+		name = x.Sel.Name
+	default:
+		return false
+	}
+	return m.cfg.DLQName.MatchString(name)
+}
+
+// IsDLQWriter reports whether fn (any package) writes a DLQ on some path:
+// it is named in Config.DLQFuncs, marked //retrylint:dlq, inferred for the
+// package under analysis, or carries a DLQWriterFact.
+func (m *Model) IsDLQWriter(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	fn = fn.Origin()
+	if m.configuredDLQFunc(fn) {
+		return true
+	}
+	if fn.Pkg() == m.pkg {
+		return m.dlq.writers[fn]
+	}
+	if fn.Pkg() == nil {
+		return false
+	}
+	return m.pass.ImportObjectFact(fn, new(DLQWriterFact))
+}
+
+// configuredDLQFunc reports whether fn is named in Config.DLQFuncs.
+func (m *Model) configuredDLQFunc(fn *types.Func) bool {
+	if len(m.cfg.DLQFuncs) == 0 || fn.Pkg() == nil {
+		return false
+	}
+	recv := ""
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			recv = n.Obj().Name()
+		}
+	}
+	for _, f := range m.cfg.DLQFuncs {
+		if f.PkgPath == fn.Pkg().Path() && f.Name == fn.Name() && f.Recv == recv {
+			return true
+		}
+	}
+	return false
+}
+
+// callResults returns the number of results of call and the index of its
+// last error result (-1 if none).
+func (m *Model) callResults(call *ast.CallExpr) (n, errIndex int) {
+	t := m.info.TypeOf(call)
+	if !isValid(t) {
+		return 0, -1
+	}
+	if tup, ok := t.(*types.Tuple); ok {
+		errIndex = -1
+		for i := 0; i < tup.Len(); i++ {
+			if IsError(tup.At(i).Type()) {
+				errIndex = i
+			}
+		}
+		return tup.Len(), errIndex
+	}
+	if IsError(t) {
+		return 1, 0
+	}
+	return 1, -1
+}
+
+// startsWithNonWriteVerb reports whether name's first word is one of
+// nonWriteVerbs: NewDLQWriter, ensureDeadLetterStream, MarkDLQReady.
+func startsWithNonWriteVerb(name string) bool {
+	lower := strings.ToLower(name)
+	for _, v := range nonWriteVerbs {
+		if !strings.HasPrefix(lower, v) {
+			continue
+		}
+		rest := name[len(v):]
+		if rest == "" || rest[0] == '_' {
+			return true
+		}
+		if r, _ := utf8.DecodeRuneInString(rest); unicode.IsUpper(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// publishesToDLQ reports whether a publish call's subject names a DLQ.
+func (m *Model) publishesToDLQ(fn *types.Func, call *ast.CallExpr) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	params := sig.Params()
+	for i := 0; i < params.Len() && i < len(call.Args); i++ {
+		t := params.At(i).Type()
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return m.dlqSubject(call.Args[i], 0)
+		}
+		if isNATSMsg(t) {
+			return m.msgSubjectIsDLQ(call.Args[i], 0)
+		}
+	}
+	return false
+}
+
+// isNATSMsg reports whether t is nats.Msg or *nats.Msg.
+func isNATSMsg(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return isNamed(t, NATSPath, "Msg")
+}
+
+// dlqSubject reports whether a subject expression names a DLQ: one of its
+// constant parts (a constant, an operand of +, a fmt.Sprintf format or
+// constant argument) matches Config.DLQSubject, or it is a variable, field
+// or call whose name matches Config.DLQName. Local variables are traced to
+// their definitions.
+func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
+	if e == nil || depth > maxDepth {
+		return false
+	}
+	e = ast.Unparen(e)
+	if s, ok := ConstString(m.info, e); ok {
+		return m.cfg.DLQSubject.MatchString(s)
+	}
+	switch e := e.(type) {
+	case *ast.BinaryExpr:
+		return e.Op == token.ADD && (m.dlqSubject(e.X, depth+1) || m.dlqSubject(e.Y, depth+1))
+	case *ast.CallExpr:
+		fn := StaticCallee(m.info, e)
+		if IsPkgFunc(fn, "fmt", "Sprintf") || IsPkgFunc(fn, "strings", "Join") || IsPkgFunc(fn, "path", "Join") {
+			for _, a := range e.Args {
+				if m.dlqSubject(a, depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		name := calleeName(e.Fun)
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			name = name[i+1:]
+		}
+		return name != "" && m.cfg.DLQName.MatchString(name)
+	case *ast.SelectorExpr:
+		return m.cfg.DLQName.MatchString(e.Sel.Name)
+	case *ast.Ident:
+		if m.cfg.DLQName.MatchString(e.Name) {
+			return true
+		}
+		v, ok := m.info.Uses[e].(*types.Var)
+		if !ok {
+			return false
+		}
+		for _, a := range m.flow.reaching(v, e.Pos()) {
+			if a.index < 0 && a.rhs != nil && m.dlqSubject(a.rhs, depth+1) {
+				return true
+			}
+		}
+	case *ast.CompositeLit: // []string{"orders", "DLQ"} for strings.Join
+		for _, elt := range e.Elts {
+			if m.dlqSubject(elt, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// msgSubjectIsDLQ reports whether the subject set on a *nats.Msg value, in
+// the function that builds it, names a DLQ: nats.NewMsg(subject),
+// &nats.Msg{Subject: subject} or msg.Subject = subject.
+func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
+	if e == nil || depth > maxDepth {
+		return false
+	}
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		for _, elt := range e.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Subject" && m.dlqSubject(kv.Value, depth+1) {
+					return true
+				}
+			}
+		}
+	case *ast.CallExpr:
+		if IsPkgFunc(StaticCallee(m.info, e), NATSPath, "NewMsg") && len(e.Args) == 1 {
+			return m.dlqSubject(e.Args[0], depth+1)
+		}
+	case *ast.Ident:
+		v, ok := m.info.Uses[e].(*types.Var)
+		if !ok {
+			return false
+		}
+		for _, s := range m.fieldStores(v) {
+			if s.field == "Subject" && m.dlqSubject(s.rhs, depth+1) {
+				return true
+			}
+		}
+		for _, a := range m.flow.reaching(v, e.Pos()) {
+			if a.index < 0 && a.rhs != nil && m.msgSubjectIsDLQ(a.rhs, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldStores returns the stores into fields of v anywhere in the package
+// (v is a local variable in practice, so: in its function).
+func (m *Model) fieldStores(v *types.Var) []fieldStore {
+	if m.dlq.stores == nil {
+		m.dlq.stores = make(map[*types.Var][]fieldStore)
+		for _, f := range m.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.AssignStmt:
+					if len(n.Lhs) != len(n.Rhs) {
+						return true
+					}
+					for i, l := range n.Lhs {
+						if _, plain := ast.Unparen(l).(*ast.Ident); plain {
+							continue // a definition of v, which the flow index has
+						}
+						if root, field := m.storeRoot(l); root != nil {
+							m.dlq.stores[root] = append(m.dlq.stores[root], fieldStore{field, n.Rhs[i]})
+						}
+					}
+				case *ast.ExprStmt: // v.Header.Set("k", e), v.Header.Add(...)
+					call, ok := n.X.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+					if !ok {
+						return true
+					}
+					if root, _ := m.storeRoot(sel.X); root != nil && !m.IsMessage(root.Type()) {
+						for _, a := range call.Args {
+							m.dlq.stores[root] = append(m.dlq.stores[root], fieldStore{"", a})
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return m.dlq.stores[v]
+}
+
+// storeRoot returns the variable at the root of a field or element lvalue
+// (v.Subject, v.Header["k"]) and the first field selected, or nil.
+func (m *Model) storeRoot(e ast.Expr) (*types.Var, string) {
+	field := ""
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			field = x.Sel.Name
+			e = x.X
+			continue
+		case *ast.IndexExpr:
+			field = ""
+			e = x.X
+			continue
+		case *ast.StarExpr:
+			e = x.X
+			continue
+		case *ast.Ident:
+			v, _ := m.info.Uses[x].(*types.Var)
+			if v == nil || v.IsField() {
+				return nil, ""
+			}
+			return v, field
+		}
+		return nil, ""
+	}
+}
+
+// funcLitOf returns the function literal a callee expression denotes: the
+// literal itself, or a local variable one of whose definitions reaching the
+// call binds a literal.
+func (m *Model) funcLitOf(fun ast.Expr) *ast.FuncLit {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.FuncLit:
+		return f
+	case *ast.Ident:
+		v, ok := m.info.Uses[f].(*types.Var)
+		if !ok {
+			return nil
+		}
+		for _, a := range m.flow.reaching(v, f.Pos()) {
+			if lit, ok := ast.Unparen(a.rhs).(*ast.FuncLit); ok && a.index < 0 {
+				return lit
+			}
+		}
+	}
+	return nil
+}
+
+// funcLitWritesDLQ reports whether a function literal's body writes a DLQ.
+func (m *Model) funcLitWritesDLQ(lit *ast.FuncLit) bool {
+	if m.dlq.lits == nil {
+		m.dlq.lits = make(map[*ast.FuncLit]bool)
+	}
+	if v, ok := m.dlq.lits[lit]; ok {
+		return v
+	}
+	m.dlq.lits[lit] = false // cycle guard
+	v := m.bodyWritesDLQ(lit.Body)
+	m.dlq.lits[lit] = v
+	return v
+}
+
+// bodyWritesDLQ reports whether a function body makes a DLQ write: a call
+// in the body, in a deferred or go statement, or in a function literal it
+// calls. Literals it only passes along (callbacks, handlers) are not known
+// to run.
+func (m *Model) bodyWritesDLQ(body *ast.BlockStmt) bool {
+	found := false
+	InspectCalls(body, func(call *ast.CallExpr) bool {
+		if !found && m.IsDLQWrite(call) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// InspectCalls calls f for each call in n, in source order, descending into
+// function literals only where they are called on the spot
+// (func() { ... }(), defer func() { ... }(), go func() { ... }()). It stops
+// when f returns false.
+func InspectCalls(n ast.Node, f func(*ast.CallExpr) bool) {
+	stop := false
+	var calledLits map[*ast.FuncLit]bool
+	ast.Inspect(n, func(n ast.Node) bool {
+		if stop {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return calledLits[n]
+		case *ast.CallExpr:
+			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
+				if calledLits == nil {
+					calledLits = make(map[*ast.FuncLit]bool)
+				}
+				calledLits[lit] = true
+			}
+			if !f(n) {
+				stop = true
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// calleeName renders a callee expression for messages: js.Publish,
+// s.dlq.Write, deadLetter. Function literals render as "func literal".
+func calleeName(fun ast.Expr) string {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.FuncLit:
+		return "func literal"
+	case *ast.IndexExpr: // generic instantiation
+		return calleeName(f.X)
+	case *ast.IndexListExpr:
+		return calleeName(f.X)
+	}
+	return types.ExprString(ast.Unparen(fun))
+}
+
+// inferDLQWriters finds, to a fixpoint, the package's functions that make a
+// DLQ write on some path; functions marked //retrylint:dlq or named in
+// Config.DLQFuncs are writers whatever their body.
+func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
+	m.dlq.writers = make(map[*types.Func]bool)
+	for _, d := range decls {
+		if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil && hasDLQDirective(d) {
+			m.dlq.writers[fn] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		m.dlq.lits = nil
+		for _, d := range decls {
+			fn, _ := m.info.Defs[d.Name].(*types.Func)
+			if fn == nil || d.Body == nil || m.dlq.writers[fn] {
+				continue
+			}
+			if m.bodyWritesDLQ(d.Body) {
+				m.dlq.writers[fn] = true
+				changed = true
+			}
+		}
+	}
+	m.dlq.lits = nil
+}
+
+// hasDLQDirective reports whether a declaration's doc comment holds
+// //retrylint:dlq.
+func hasDLQDirective(d *ast.FuncDecl) bool {
+	if d.Doc == nil {
+		return false
+	}
+	for _, c := range d.Doc.List {
+		if rest, ok := strings.CutPrefix(c.Text, DLQDirective); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) exportDLQFacts() {
+	for _, fn := range sortedFuncs(m.dlq.writers) {
+		m.pass.ExportObjectFact(fn, new(DLQWriterFact))
+	}
+}
+
+// callMessageDeps returns the message variables the operands of a call
+// derive from: its arguments and, for a function literal, the variables it
+// captures.
+func (m *Model) callMessageDeps(call *ast.CallExpr) []*types.Var {
+	var out []*types.Var
+	for _, a := range call.Args {
+		out = m.exprMessageDeps(a, nil, out)
+	}
+	if lit := m.funcLitOf(call.Fun); lit != nil {
+		out = m.exprMessageDeps(lit.Body, lit, out)
+	}
+	return out
+}
+
+// MessageDeps returns the message variables e derives from: message
+// variables it names (or slices and maps of them), and those the local
+// variables it names were built from (data := msg.Data(),
+// dm := nats.NewMsg(...); dm.Data = msg.Data). The result is sorted by
+// position.
+func (m *Model) MessageDeps(e ast.Expr) []*types.Var {
+	return m.exprMessageDeps(e, nil, nil)
+}
+
+// exprMessageDeps adds to out the message variables n derives from. Inside
+// the function literal lit, variables the literal declares are skipped:
+// only what it captures counts.
+func (m *Model) exprMessageDeps(n ast.Node, lit *ast.FuncLit, out []*types.Var) []*types.Var {
+	if n == nil || m.info == nil {
+		return out
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := m.info.Uses[id].(*types.Var)
+		if !ok || v.IsField() {
+			return true
+		}
+		if lit != nil && lit.Pos() <= v.Pos() && v.Pos() < lit.End() {
+			return true
+		}
+		for _, d := range m.varMessageDeps(v) {
+			out = addVar(out, d)
+		}
+		return true
+	})
+	return out
+}
+
+// varMessageDeps returns the message variables v derives from (v itself if
+// it holds messages), through all its definitions and field stores.
+func (m *Model) varMessageDeps(v *types.Var) []*types.Var {
+	if deps, ok := m.dlq.msgDeps[v]; ok {
+		return deps
+	}
+	if m.dlq.msgDeps == nil {
+		m.dlq.msgDeps = make(map[*types.Var][]*types.Var)
+		m.dlq.seen = make(map[*types.Var]bool)
+	}
+	if m.dlq.seen[v] {
+		return nil // cycle: the other definitions answer
+	}
+	m.dlq.seen[v] = true
+	var deps []*types.Var
+	if m.holdsMessages(v.Type(), 0) {
+		deps = addVar(deps, v)
+	}
+	if v.Parent() != m.pkg.Scope() { // package variables: origin unknown
+		for _, a := range m.flow.defs[v] {
+			deps = m.exprMessageDeps(a.rhs, nil, deps)
+		}
+		for _, s := range m.fieldStores(v) {
+			deps = m.exprMessageDeps(s.rhs, nil, deps)
+		}
+	}
+	delete(m.dlq.seen, v)
+	m.dlq.msgDeps[v] = deps
+	return deps
+}
+
+// holdsMessages reports whether t is a message or a pointer, slice, array,
+// map or channel of messages.
+func (m *Model) holdsMessages(t types.Type, depth int) bool {
+	if !isValid(t) || depth > 2 {
+		return false
+	}
+	if m.IsMessage(t) {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return m.holdsMessages(u.Elem(), depth+1)
+	case *types.Slice:
+		return m.holdsMessages(u.Elem(), depth+1)
+	case *types.Array:
+		return m.holdsMessages(u.Elem(), depth+1)
+	case *types.Map:
+		return m.holdsMessages(u.Elem(), depth+1)
+	case *types.Chan:
+		return m.holdsMessages(u.Elem(), depth+1)
+	}
+	return false
+}
+
+// addVar adds v to the position-sorted set vs.
+func addVar(vs []*types.Var, v *types.Var) []*types.Var {
+	if slices.Contains(vs, v) {
+		return vs
+	}
+	i := sort.Search(len(vs), func(i int) bool { return vs[i].Pos() > v.Pos() })
+	return slices.Insert(vs, i, v)
+}

@@ -40,6 +40,12 @@ func (*DLQWriterFact) String() string { return "writes DLQ" }
 // message it receives as a parameter, on some path.
 type MayTermFact struct {
 	Params []int
+	// TermLine and TermCol locate the first Term (or the call of another
+	// may-Term helper) inside the function: lines after the line of the
+	// function's name, and the column. Checks use them to point at the
+	// inner Term from another package without storing a token.Pos, which
+	// would mean nothing in another process.
+	TermLine, TermCol int
 }
 
 func (*MayTermFact) AFact() {}
