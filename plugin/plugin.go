@@ -1,0 +1,141 @@
+// Package plugin registers retrylint as a golangci-lint module plugin.
+//
+// Build a golangci-lint with it (golangci-lint custom, .custom-gcl.yml):
+//
+//	version: v2.15.0
+//	plugins:
+//	  - module: github.com/retrylint/retrylint
+//	    import: github.com/retrylint/retrylint/plugin
+//	    version: latest
+//
+// and enable it in .golangci.yml:
+//
+//	version: "2"
+//	linters:
+//	  enable: [retrylint]
+//	  settings:
+//	    custom:
+//	      retrylint:
+//	        type: module
+//	        description: retry contract of NATS JetStream consumers
+//	        settings:
+//	          dlq-funcs: [example.com/bus.Sink.Park]
+//	          checks:
+//	            barenak: {strict: true}
+//
+// Settings decode into the same contract.Config the command line builds
+// from flags; an unknown key, a wrong type or an invalid value fails with an
+// error that names it.
+package plugin
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/suite"
+)
+
+// Name is the linter's name in golangci-lint, and the name //nolint takes.
+const Name = "retrylint"
+
+func init() { register.Plugin(Name, New) }
+
+// Settings are the plugin's settings; keys match the command line flags.
+type Settings struct {
+	CarrierMethod             string   `json:"carrier-method"`
+	DLQPattern                string   `json:"dlq-pattern"`
+	DLQSubjectPattern         string   `json:"dlq-subject-pattern"`
+	DLQFuncs                  []string `json:"dlq-funcs"`
+	TransientPredicatePattern string   `json:"transient-predicate-pattern"`
+	// Disable lists checks not to run.
+	Disable []string `json:"disable"`
+	// Checks sets a check's own options by flag name, e.g. barenak: {strict: true}.
+	Checks map[string]map[string]any `json:"checks"`
+}
+
+type plugin struct {
+	analyzers []*analysis.Analyzer
+}
+
+// New builds the plugin from golangci-lint's settings.
+func New(raw any) (register.LinterPlugin, error) {
+	s, err := register.DecodeSettings[Settings](raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s settings: %w", Name, err)
+	}
+	analyzers, err := s.Analyzers()
+	if err != nil {
+		return nil, fmt.Errorf("%s settings: %w", Name, err)
+	}
+	return &plugin{analyzers: analyzers}, nil
+}
+
+// Analyzers builds the checks the settings ask for, on one contract
+// analyzer configured by them.
+func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
+	cfg := contract.DefaultConfig()
+	for _, opt := range []struct{ name, value string }{
+		{contract.FlagCarrierMethod, s.CarrierMethod},
+		{contract.FlagDLQPattern, s.DLQPattern},
+		{contract.FlagDLQSubjectPattern, s.DLQSubjectPattern},
+		{contract.FlagDLQFuncs, strings.Join(s.DLQFuncs, ",")},
+		{contract.FlagTransientPredicate, s.TransientPredicatePattern},
+	} {
+		if opt.value == "" {
+			continue
+		}
+		if err := cfg.SetOption(opt.name, opt.value); err != nil {
+			return nil, err
+		}
+	}
+	checks := suite.Checks(contract.New(cfg))
+	byName := make(map[string]*analysis.Analyzer)
+	var names []string
+	for _, a := range checks {
+		byName[a.Name] = a
+		names = append(names, a.Name)
+	}
+	for _, name := range s.Disable {
+		if byName[name] == nil {
+			return nil, fmt.Errorf("disable: no check named %q (checks: %s)", name, strings.Join(names, ", "))
+		}
+	}
+	checkNames := make([]string, 0, len(s.Checks))
+	for name := range s.Checks {
+		checkNames = append(checkNames, name)
+	}
+	sort.Strings(checkNames)
+	for _, name := range checkNames {
+		a := byName[name]
+		if a == nil {
+			return nil, fmt.Errorf("checks: no check named %q (checks: %s)", name, strings.Join(names, ", "))
+		}
+		opts := s.Checks[name]
+		keys := make([]string, 0, len(opts))
+		for k := range opts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if a.Flags.Lookup(k) == nil {
+				return nil, fmt.Errorf("checks.%s: unknown option %q", name, k)
+			}
+			if err := a.Flags.Set(k, fmt.Sprint(opts[k])); err != nil {
+				return nil, fmt.Errorf("checks.%s.%s: %w", name, k, err)
+			}
+		}
+	}
+	return slices.DeleteFunc(checks, func(a *analysis.Analyzer) bool {
+		return slices.Contains(s.Disable, a.Name)
+	}), nil
+}
+
+func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) { return p.analyzers, nil }
+
+func (p *plugin) GetLoadMode() string { return register.LoadModeTypesInfo }

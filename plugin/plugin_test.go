@@ -1,0 +1,54 @@
+package plugin_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/retrylint/retrylint/plugin"
+)
+
+func TestSettings(t *testing.T) {
+	p, err := plugin.New(map[string]any{
+		"dlq-funcs":   []string{"example.com/bus.Sink.Park"},
+		"dlq-pattern": "(?i)parking",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyzers, err := p.BuildAnalyzers()
+	if err != nil || len(analyzers) == 0 {
+		t.Fatalf("BuildAnalyzers: %v, %d analyzers", err, len(analyzers))
+	}
+	if p.GetLoadMode() != "typesinfo" {
+		t.Errorf("load mode %q", p.GetLoadMode())
+	}
+	p, err = plugin.New(map[string]any{"disable": []string{"retryflatten"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyzers, _ = p.BuildAnalyzers()
+	for _, a := range analyzers {
+		if a.Name == "retryflatten" {
+			t.Error("disabled check still built")
+		}
+	}
+}
+
+func TestBadSettings(t *testing.T) {
+	for _, tc := range []struct {
+		settings map[string]any
+		want     string
+	}{
+		{map[string]any{"dlq-patern": "x"}, `unknown field "dlq-patern"`},
+		{map[string]any{"dlq-pattern": 3}, "dlq-pattern"},
+		{map[string]any{"dlq-pattern": "(dlq"}, "invalid regexp"},
+		{map[string]any{"dlq-funcs": []string{"Park"}}, "malformed function name"},
+		{map[string]any{"disable": []string{"nosuch"}}, `no check named "nosuch"`},
+		{map[string]any{"checks": map[string]any{"retryflatten": map[string]any{"bogus": 1}}}, `unknown option "bogus"`},
+	} {
+		_, err := plugin.New(tc.settings)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%v) = %v, want an error containing %q", tc.settings, err, tc.want)
+		}
+	}
+}
