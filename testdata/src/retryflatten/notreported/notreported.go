@@ -175,3 +175,73 @@ func _(ctx context.Context, o Order) error {
 	}
 	return err
 }
+
+// Event is no error type: storing an error's text in it makes no new error.
+type Event struct {
+	OrderID string
+	Reason  string
+}
+
+func _(ctx context.Context, o Order) Event {
+	err := reserve(ctx, o)
+	return Event{OrderID: o.ID, Reason: err.Error()}
+}
+
+// Opaque cannot be unwrapped, but what it holds carries no retry intent.
+type Opaque struct{ Err error }
+
+func (e Opaque) Error() string { return e.Err.Error() }
+
+func _() error {
+	return Opaque{Err: io.ErrClosedPipe}
+}
+
+func _(ctx context.Context) error {
+	return fmt.Errorf("shutting down: %v", ctx.Err())
+}
+
+func validate(o Order) error {
+	if o.ID == "" {
+		return errors.New("missing id")
+	}
+	return nil
+}
+
+func _(o Order) error {
+	err := validate(o)
+	return errors.New("invalid: " + err.Error())
+}
+
+func _(ctx context.Context, o Order, attempts int) error {
+	err := reserve(ctx, o)
+	return fmt.Errorf("order %s failed after %d attempts: %w", o.ID, attempts, err)
+}
+
+func _(o Order) error {
+	return errors.New("order " + o.ID + " has no lines")
+}
+
+func _(ctx context.Context, o Order) {
+	if err := reserve(ctx, o); err != nil {
+		panic(fmt.Sprintf("unreachable: %v", err))
+	}
+}
+
+func _(ctx context.Context, s Store) error {
+	_, err := s.Get(ctx, "7")
+	return annotate(err)
+}
+
+func _() error {
+	var err error
+	return fmt.Errorf("nothing happened: %v", err)
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	if err != nil {
+		return fmt.Errorf("reserve %s: %w", o.ID, err)
+	}
+	err = validate(o)
+	return fmt.Errorf("validate: %v", err)
+}
