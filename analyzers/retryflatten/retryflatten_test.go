@@ -51,3 +51,7 @@ func TestSuppression(t *testing.T) {
 func TestSuggestedFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, retryflatten.Analyzer, "retryflatten/fix")
 }
+
+func TestCgo(t *testing.T) {
+	analysistest.Run(t, testdata, retryflatten.Analyzer, "retryflatten/cgo")
+}
