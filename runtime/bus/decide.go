@@ -1,0 +1,247 @@
+package bus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/retrylint/retrylint/runtime/retry"
+)
+
+// Action is what the runner does with a delivery.
+type Action int
+
+const (
+	// ActionHandle: run the handler, then decide again with its outcome.
+	ActionHandle Action = iota + 1
+	// ActionAck: the handler succeeded.
+	ActionAck
+	// ActionNak: redeliver at once. Decide returns it only for a delay of
+	// exactly 0 and for messages released at shutdown.
+	ActionNak
+	// ActionNakWithDelay: redeliver after Decision.Delay.
+	ActionNakWithDelay
+	// ActionDeadLetter: write the DLQ, check the write, then Term. If the
+	// write fails, Decide with Input.DeadLetterErr set says what to do.
+	ActionDeadLetter
+)
+
+// String returns the action's name.
+func (a Action) String() string {
+	switch a {
+	case ActionHandle:
+		return "handle"
+	case ActionAck:
+		return "ack"
+	case ActionNak:
+		return "nak"
+	case ActionNakWithDelay:
+		return "nak-delay"
+	case ActionDeadLetter:
+		return "dead-letter"
+	}
+	return fmt.Sprintf("Action(%d)", int(a))
+}
+
+// Class is why a delivery is retried or dead-lettered. It is stored as the
+// evidence's classification (dlq.Entry.Class).
+type Class string
+
+// Classes.
+const (
+	ClassNone             Class = ""
+	ClassTransient        Class = "transient"         // the error asked for a retry
+	ClassPermanent        Class = "permanent"         // the error carries no retry intent, or is marked permanent
+	ClassUndecodable      Class = "undecodable"       // the payload could not be decoded
+	ClassLastDelivery     Class = "last_delivery"     // a transient failure on the last delivery the cap allows
+	ClassMaxDeliveries    Class = "max_deliveries"    // delivered past the cap (crash, ack wait expiry): the handler is not run
+	ClassRetriesExhausted Class = "retries_exhausted" // the backoff policy's attempt cap was reached
+	ClassDeadLetterFailed Class = "dlq_failed"        // the DLQ write failed: redeliver to try again
+	ClassShutdown         Class = "shutdown"          // the runner is stopping: release the message
+	ClassAdvisory         Class = "max_deliveries_advisory"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxDeliveries        = 100
+	DefaultPoisonThreshold      = 3
+	DefaultPoisonDelay          = 5 * time.Second
+	DefaultDeadLetterRetryDelay = 5 * time.Second
+	DefaultMaxNakDelay          = 10 * time.Minute
+	// MinNakDelay is the smallest delay sent for a positive requested delay
+	// after BackOff compensation, so that a positive delay never becomes
+	// an immediate redelivery.
+	MinNakDelay = time.Millisecond
+)
+
+// Config is what Decide needs besides the delivery. NewRunner builds it from
+// its options and the consumer's configuration.
+type Config struct {
+	// MaxDeliveries is the delivery cap: a transient failure on delivery
+	// MaxDeliveries is dead-lettered, and a delivery past it is
+	// dead-lettered without running the handler.
+	MaxDeliveries uint64
+	// PoisonThreshold is the delivery on which an undecodable payload is
+	// dead-lettered; earlier deliveries are redelivered after PoisonDelay.
+	PoisonThreshold uint64
+	PoisonDelay     time.Duration
+	// DeadLetterRetryDelay is the redelivery delay after a failed DLQ write.
+	DeadLetterRetryDelay time.Duration
+	// MaxNakDelay caps every redelivery delay: a message waiting for a
+	// delayed redelivery holds one of the consumer's MaxAckPending slots.
+	MaxNakDelay time.Duration
+	// Backoff chooses the delay of transient errors that carry none.
+	Backoff *retry.Policy
+	// BackOff is the consumer's BackOff list, if any. The server adds
+	// BackOff[k-1]-BackOff[0] to a NakWithDelay sent on delivery k (measured
+	// on nats-server 2.15); Decide subtracts it (see Decision.Delay).
+	BackOff []time.Duration
+}
+
+// DefaultConfig returns the defaults: cap 100, poison threshold 3 with 5s
+// delays, 5s after a failed DLQ write, delays capped at 10 minutes, the
+// default backoff policy, no consumer BackOff.
+func DefaultConfig() Config {
+	return Config{
+		MaxDeliveries:        DefaultMaxDeliveries,
+		PoisonThreshold:      DefaultPoisonThreshold,
+		PoisonDelay:          DefaultPoisonDelay,
+		DeadLetterRetryDelay: DefaultDeadLetterRetryDelay,
+		MaxNakDelay:          DefaultMaxNakDelay,
+		Backoff:              retry.DefaultPolicy(),
+	}
+}
+
+// Input is the outcome of one delivery.
+type Input struct {
+	// NumDelivered is the server's delivery count of the message
+	// (MsgMetadata.NumDelivered): the attempt number. It never comes from an
+	// in-process counter, which would restart with the process.
+	NumDelivered uint64
+	// Ran reports that the handler ran on this delivery.
+	Ran bool
+	// Stopping reports that the runner is shutting down.
+	Stopping bool
+	// DecodeErr is set when the payload could not be decoded.
+	DecodeErr error
+	// Err is the handler's error.
+	Err error
+	// DeadLetterErr is set when the DLQ write of an ActionDeadLetter failed.
+	DeadLetterErr error
+}
+
+// Decision is what to do with a delivery.
+type Decision struct {
+	Action Action
+	// Delay is the argument of NakWithDelay, after the cap and the BackOff
+	// compensation. It is positive for ActionNakWithDelay and 0 otherwise.
+	Delay time.Duration
+	// Requested is the redelivery delay the decision aims for: the error's
+	// delay (or the policy's) after the MaxNakDelay cap.
+	Requested time.Duration
+	// Class says why.
+	Class Class
+	// RetryDelay is the delay the error carried, if it carried one.
+	RetryDelay time.Duration
+	// Reason is a short human explanation for logs and evidence.
+	Reason string
+}
+
+// Decide maps the outcome of one delivery onto a broker action. It is pure:
+// the same input and config give the same decision, except for the jitter
+// of Config.Backoff. In order:
+//
+//  1. a failed DLQ write: NakWithDelay(DeadLetterRetryDelay), never Term;
+//  2. before the handler runs: release (Nak) when stopping, dead-letter a
+//     delivery past MaxDeliveries (ClassMaxDeliveries), else ActionHandle;
+//  3. an undecodable payload: NakWithDelay(PoisonDelay) until delivery
+//     PoisonThreshold (or the cap), then dead-letter;
+//  4. success: Ack;
+//  5. a handler interrupted by shutdown (context.Canceled while stopping):
+//     release (Nak);
+//  6. a permanent error (no retry intent): dead-letter;
+//  7. a transient error on the last delivery (NumDelivered >= MaxDeliveries):
+//     dead-letter (ClassLastDelivery);
+//  8. a transient error that carries a delay d: NakWithDelay(d), or Nak when
+//     d is exactly 0;
+//  9. a transient error without a delay: dead-letter when the backoff
+//     policy is exhausted at this attempt, else NakWithDelay of the policy's
+//     delay for attempt NumDelivered.
+//
+// Every redelivery delay is capped at MaxNakDelay, then compensated for the
+// consumer's BackOff stretch (floor MinNakDelay for a positive delay).
+func Decide(in Input, cfg *Config) Decision {
+	n := in.NumDelivered
+	switch {
+	case in.DeadLetterErr != nil:
+		return cfg.nak(n, cfg.DeadLetterRetryDelay, 0, ClassDeadLetterFailed, "dead-letter write failed")
+	case !in.Ran && in.Stopping:
+		return Decision{Action: ActionNak, Class: ClassShutdown, Reason: "runner stopping: released unprocessed"}
+	case !in.Ran && n > cfg.MaxDeliveries:
+		return deadLetter(ClassMaxDeliveries, 0, fmt.Sprintf("delivered %d times, over the cap of %d", n, cfg.MaxDeliveries))
+	case !in.Ran:
+		return Decision{Action: ActionHandle}
+	case in.DecodeErr != nil:
+		if n >= cfg.PoisonThreshold || n >= cfg.MaxDeliveries {
+			return deadLetter(ClassUndecodable, 0, fmt.Sprintf("payload undecodable on delivery %d", n))
+		}
+		return cfg.nak(n, cfg.PoisonDelay, 0, ClassUndecodable, "payload undecodable")
+	case in.Err == nil:
+		return Decision{Action: ActionAck}
+	case in.Stopping && errors.Is(in.Err, context.Canceled):
+		return Decision{Action: ActionNak, Class: ClassShutdown, Reason: "handler interrupted by shutdown"}
+	}
+	c := retry.Classify(in.Err)
+	switch {
+	case c.Kind == retry.KindPermanent:
+		return deadLetter(ClassPermanent, 0, "permanent error")
+	case n >= cfg.MaxDeliveries:
+		return deadLetter(ClassLastDelivery, c.Delay, fmt.Sprintf("transient error on the last delivery (%d of %d)", n, cfg.MaxDeliveries))
+	case c.Kind == retry.KindDelayed:
+		return cfg.nak(n, c.Delay, c.Delay, ClassTransient, "transient error")
+	case cfg.Backoff.Exhausted(int(min(n, uint64(maxInt)))):
+		return deadLetter(ClassRetriesExhausted, 0, fmt.Sprintf("backoff policy exhausted after %d attempts", n))
+	default:
+		return cfg.nak(n, cfg.Backoff.Delay(int(min(n, uint64(maxInt)))), 0, ClassTransient, "transient error, policy delay")
+	}
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+func deadLetter(c Class, carried time.Duration, reason string) Decision {
+	return Decision{Action: ActionDeadLetter, Class: c, RetryDelay: carried, Reason: reason}
+}
+
+// nak returns a redelivery decision for delivery n that aims at delay d.
+func (cfg *Config) nak(n uint64, d, carried time.Duration, c Class, reason string) Decision {
+	d = min(max(d, 0), cfg.MaxNakDelay)
+	send := Compensate(d, n, cfg.BackOff)
+	if send > 0 {
+		return Decision{Action: ActionNakWithDelay, Delay: send, Requested: d, Class: c, RetryDelay: carried, Reason: reason}
+	}
+	return Decision{Action: ActionNak, Requested: 0, Class: c, RetryDelay: carried, Reason: reason}
+}
+
+// Compensate returns the delay to pass to NakWithDelay on delivery n so that
+// the redelivery comes after d on a consumer with the given BackOff list.
+//
+// nats-server 2.15 records a NakWithDelay(x) as if the delivery had been sent
+// at now-AckWait+x, and with a BackOff list AckWait is BackOff[0] while the
+// deadline of delivery n is BackOff[min(n-1, len-1)]: the redelivery comes
+// after x + BackOff[min(n-1, len-1)] - BackOff[0]. Compensate subtracts that
+// stretch. When the stretch reaches d, it returns MinNakDelay: the
+// redelivery then comes after the stretch, later than d but as close to it
+// as the server allows, and never sooner. A delay of 0 stays 0 (a plain Nak
+// is not stretched).
+func Compensate(d time.Duration, n uint64, backOff []time.Duration) time.Duration {
+	if d <= 0 || len(backOff) == 0 || n == 0 {
+		return max(d, 0)
+	}
+	i := min(n-1, uint64(len(backOff)-1))
+	stretch := backOff[i] - backOff[0]
+	if stretch <= 0 {
+		return d
+	}
+	return max(d-stretch, MinNakDelay)
+}

@@ -1,0 +1,93 @@
+package bus
+
+import (
+	"errors"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/retrylint/retrylint/runtime/dlq"
+	"github.com/retrylint/retrylint/runtime/retry"
+)
+
+// maxRemembered bounds the first-failure times a runner keeps.
+const maxRemembered = 1 << 14
+
+// failures remembers when this process first saw each message fail, for the
+// evidence. It is best effort: it starts empty after a restart, and it
+// forgets entries at random once it holds maxRemembered of them.
+type failures struct {
+	mu    sync.Mutex
+	first map[uint64]time.Time // stream sequence → first failure
+}
+
+func (f *failures) record(seq uint64, now time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.first == nil {
+		f.first = make(map[uint64]time.Time)
+	}
+	if _, ok := f.first[seq]; ok {
+		return
+	}
+	if len(f.first) >= maxRemembered {
+		n := 0
+		maps.DeleteFunc(f.first, func(uint64, time.Time) bool { n++; return n%2 == 0 })
+	}
+	f.first[seq] = now
+}
+
+// firstOr returns the remembered first failure of seq, or now.
+func (f *failures) firstOr(seq uint64, now time.Time) time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if t, ok := f.first[seq]; ok {
+		return t
+	}
+	return now
+}
+
+func (f *failures) forget(seq uint64) {
+	f.mu.Lock()
+	delete(f.first, seq)
+	f.mu.Unlock()
+}
+
+// evidence builds the DLQ entry of a dead-lettered delivery.
+func (r *Runner) evidence(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision, now time.Time) *dlq.Entry {
+	cause := in.Err
+	if in.DecodeErr != nil {
+		cause = in.DecodeErr
+	}
+	e := &dlq.Entry{
+		Subject:      m.Subject(),
+		Stream:       md.Stream,
+		Consumer:     md.Consumer,
+		StreamSeq:    md.Sequence.Stream,
+		ConsumerSeq:  md.Sequence.Consumer,
+		Stored:       md.Timestamp,
+		Deliveries:   md.NumDelivered,
+		FirstFailure: r.fails.firstOr(md.Sequence.Stream, now),
+		LastFailure:  now,
+		Class:        string(d.Class),
+		Handler:      r.name,
+		Header:       m.Headers(),
+		Data:         m.Data(),
+	}
+	if rd, ok := retry.RetryDelay(cause); ok {
+		e.RetryDelay = rd
+	}
+	switch {
+	case cause != nil:
+		e.Error = cause.Error()
+		e.ErrorTypes = retry.TypeNames(cause)
+		if pe := (*PanicError)(nil); errors.As(cause, &pe) {
+			e.Error += "\n" + string(pe.Stack)
+		}
+	default:
+		e.Error = d.Reason
+	}
+	return e
+}

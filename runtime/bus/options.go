@@ -1,0 +1,261 @@
+package bus
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/retrylint/retrylint/runtime/retry"
+)
+
+// ErrInvalidOption is wrapped by every error an Option returns.
+var ErrInvalidOption = errors.New("bus: invalid option")
+
+// Runner defaults besides those of Config.
+const (
+	// DefaultAckWait is the ack wait ConsumerConfig sets. Long handlers are
+	// kept alive with InProgress heartbeats at a third of the ack wait.
+	DefaultAckWait           = 10 * time.Minute
+	DefaultConcurrency       = 1
+	DefaultPullMaxMessages   = 100
+	DefaultDeadLetterTimeout = 5 * time.Second
+	DefaultDrainTimeout      = 30 * time.Second
+)
+
+// BackOffMode says what NewRunner does with a consumer that has a BackOff
+// list, which makes the server stretch NakWithDelay.
+type BackOffMode int
+
+const (
+	// BackOffCompensate (the default) subtracts the server's stretch from
+	// every NakWithDelay, so the redelivery comes after the requested delay
+	// (see Compensate).
+	BackOffCompensate BackOffMode = iota
+	// BackOffRefuse makes NewRunner fail with ErrConsumerBackOff.
+	BackOffRefuse
+)
+
+// Event describes what the runner did with one delivery. Observers receive
+// one per delivery, synchronously: they must be fast (count, time, export).
+type Event struct {
+	Stream, Consumer, Subject string
+	StreamSeq, NumDelivered   uint64
+	Decision                  Decision
+	Err                       error         // the handler's or decoder's error
+	DeadLetterErr             error         // a failed DLQ write
+	AckErr                    error         // the error of the Ack, Nak, NakWithDelay or Term call
+	HandlerTime               time.Duration // how long the handler ran; 0 if it did not run
+}
+
+// Option configures a Runner. It returns an error wrapping ErrInvalidOption
+// when its argument is out of range.
+type Option func(*Runner) error
+
+func positive(name string, d time.Duration) error {
+	if d <= 0 {
+		return fmt.Errorf("%w: %s %v must be positive", ErrInvalidOption, name, d)
+	}
+	return nil
+}
+
+// WithName sets the handler name recorded in the evidence and logs
+// (default: the consumer name).
+func WithName(name string) Option {
+	return func(r *Runner) error {
+		r.name = name
+		return nil
+	}
+}
+
+// WithMaxDeliveries sets the delivery cap (default 100). The runner uses the
+// smaller of it and the consumer's MaxDeliver. A consumer with MaxDeliver -1
+// and the runner's cap is the safest setup: a failed DLQ write on the last
+// delivery can then always be retried by redelivery.
+func WithMaxDeliveries(n int) Option {
+	return func(r *Runner) error {
+		if n < 1 {
+			return fmt.Errorf("%w: max deliveries %d must be at least 1", ErrInvalidOption, n)
+		}
+		r.cfg.MaxDeliveries = uint64(n)
+		return nil
+	}
+}
+
+// WithPoisonThreshold sets the delivery on which an undecodable payload is
+// dead-lettered (default 3).
+func WithPoisonThreshold(n int) Option {
+	return func(r *Runner) error {
+		if n < 1 {
+			return fmt.Errorf("%w: poison threshold %d must be at least 1", ErrInvalidOption, n)
+		}
+		r.cfg.PoisonThreshold = uint64(n)
+		return nil
+	}
+}
+
+// WithPoisonDelay sets the redelivery delay of an undecodable payload
+// (default 5s).
+func WithPoisonDelay(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.cfg.PoisonDelay = d
+		return positive("poison delay", d)
+	}
+}
+
+// WithDeadLetterRetryDelay sets the redelivery delay after a failed DLQ
+// write (default 5s).
+func WithDeadLetterRetryDelay(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.cfg.DeadLetterRetryDelay = d
+		return positive("dead-letter retry delay", d)
+	}
+}
+
+// WithDeadLetterTimeout bounds each DLQ write (default 5s).
+func WithDeadLetterTimeout(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.dlqTimeout = d
+		return positive("dead-letter timeout", d)
+	}
+}
+
+// WithMaxNakDelay caps every redelivery delay (default 10 minutes): a
+// message waiting for a delayed redelivery holds one of the consumer's
+// MaxAckPending slots, so a few long delays can stall the consumer.
+func WithMaxNakDelay(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.cfg.MaxNakDelay = d
+		return positive("max nak delay", d)
+	}
+}
+
+// WithBackoff sets the policy that chooses the delay of transient errors
+// that carry none (default retry.DefaultPolicy: 1s to 30s, 50 attempts).
+func WithBackoff(p *retry.Policy) Option {
+	return func(r *Runner) error {
+		if p == nil {
+			return fmt.Errorf("%w: nil backoff policy", ErrInvalidOption)
+		}
+		r.cfg.Backoff = p
+		return nil
+	}
+}
+
+// WithBackOffMode sets what to do with a consumer BackOff list (default
+// BackOffCompensate).
+func WithBackOffMode(m BackOffMode) Option {
+	return func(r *Runner) error {
+		if m != BackOffCompensate && m != BackOffRefuse {
+			return fmt.Errorf("%w: backoff mode %d", ErrInvalidOption, m)
+		}
+		r.backOffMode = m
+		return nil
+	}
+}
+
+// WithConcurrency sets how many messages are handled at once (default 1).
+func WithConcurrency(n int) Option {
+	return func(r *Runner) error {
+		if n < 1 {
+			return fmt.Errorf("%w: concurrency %d must be at least 1", ErrInvalidOption, n)
+		}
+		r.concurrency = n
+		return nil
+	}
+}
+
+// WithPullMaxMessages sets how many messages the runner buffers (default
+// 100). Buffered messages are already delivered: their ack wait runs while
+// they wait, so keep the buffer small when handlers are slow.
+func WithPullMaxMessages(n int) Option {
+	return func(r *Runner) error {
+		if n < 1 {
+			return fmt.Errorf("%w: pull max messages %d must be at least 1", ErrInvalidOption, n)
+		}
+		r.pullMax = n
+		return nil
+	}
+}
+
+// WithHeartbeat sets the interval of InProgress heartbeats sent while a
+// handler runs (default: a third of the consumer's ack wait, or of its
+// smallest BackOff step).
+func WithHeartbeat(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.heartbeat = d
+		return positive("heartbeat", d)
+	}
+}
+
+// WithDrainTimeout bounds how long Run waits at shutdown for running
+// handlers before it cancels their context (default 30s).
+func WithDrainTimeout(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.drainTimeout = d
+		return positive("drain timeout", d)
+	}
+}
+
+// WithLogger sets the logger (default slog.Default()).
+func WithLogger(l *slog.Logger) Option {
+	return func(r *Runner) error {
+		if l == nil {
+			return fmt.Errorf("%w: nil logger", ErrInvalidOption)
+		}
+		r.log = l
+		return nil
+	}
+}
+
+// WithObserver sets a hook called after every delivery, for metrics.
+func WithObserver(f func(Event)) Option {
+	return func(r *Runner) error {
+		if f == nil {
+			return fmt.Errorf("%w: nil observer", ErrInvalidOption)
+		}
+		r.observe = f
+		return nil
+	}
+}
+
+// WithAdvisories makes Run also listen to the server's MAX_DELIVERIES
+// advisories for the consumer and dead-letter, by stream sequence, the
+// messages whose last delivery the runner never saw fail: the ack wait
+// expired on the last delivery, or a worker crashed during it. Advisories
+// are sent once, to whoever listens at the time, so this is a safety net,
+// not the main path: the runner dead-letters every failure it sees itself.
+// It only matters for consumers with a finite MaxDeliver.
+func WithAdvisories(js jetstream.JetStream) Option {
+	return func(r *Runner) error {
+		if js == nil {
+			return fmt.Errorf("%w: nil JetStream for advisories", ErrInvalidOption)
+		}
+		r.js = js
+		return nil
+	}
+}
+
+// ConsumerConfig returns the recommended configuration of a durable pull
+// consumer for a Runner: explicit acks, a 10 minute ack wait, and no
+// MaxDeliver (the runner's cap applies), so that every failure the runner
+// sees can be retried or dead-lettered by redelivery. It filters on the
+// given subjects, if any.
+func ConsumerConfig(durable string, filters ...string) jetstream.ConsumerConfig {
+	cfg := jetstream.ConsumerConfig{
+		Durable:    durable,
+		AckPolicy:  jetstream.AckExplicitPolicy,
+		AckWait:    DefaultAckWait,
+		MaxDeliver: -1,
+	}
+	switch len(filters) {
+	case 0:
+	case 1:
+		cfg.FilterSubject = filters[0]
+	default:
+		cfg.FilterSubjects = append([]string(nil), filters...)
+	}
+	return cfg
+}
