@@ -1,0 +1,96 @@
+// Package termbeforedlq defines an Analyzer that reports a message
+// terminated before its dead-letter copy is safely written.
+//
+// # Analyzer termbeforedlq
+//
+// termbeforedlq: Term() before the DLQ write
+//
+// Term tells JetStream to stop redelivering a message: the broker forgets
+// it. A message given up on must first be written to the dead-letter queue,
+// and the write's error checked, because once Term has run a failed or
+// skipped DLQ write means the message is gone with no trace. The contract
+// is: DLQ write, checked, then Term; if the DLQ write fails, NakWithDelay
+// and return, never Term.
+//
+// termbeforedlq reports a Term or TermWithReason call, or a call of a
+// helper (in any package) that may Term its message parameter, reported at
+// the call with the helper's inner Term as a related location:
+//
+//   - from which a DLQ write is reachable in the function's control-flow
+//     graph. A deferred DLQ write runs after the Term wherever it is
+//     deferred; a DLQ write started with go is never ordered before the
+//     Term, whether or not it returns an error;
+//   - that follows a DLQ write whose error is discarded (_ = write(), a
+//     bare write() statement) or assigned and not checked on the way to the
+//     Term (only logged, or overwritten);
+//   - that is reached from the failure branch of a checked DLQ write
+//     (logging the failure and falling through to Term loses the message
+//     just the same).
+//
+// The message names the DLQ write, whose position is a related location.
+// A Term and a DLQ write pair up only if the write can concern the Termed
+// message: it takes the message or a value derived from it (data, subject,
+// headers, metadata), or no message-derived value at all. Reachability
+// does not go around a loop's back edge: a DLQ write in the next iteration
+// concerns another message. A call of a function literal counts where it
+// is called: a closure that writes the DLQ and runs before the Term is a
+// write before it.
+//
+// Not reported: a Term after a DLQ write whose error was checked and whose
+// failure branch does not reach the Term (it returns, or Naks with delay
+// and returns); a Term after a DLQ write that returns no error to check; a
+// Term in a function with no DLQ write; a DLQ write whose error is handed
+// to the may-Term helper that follows it (the helper decides), returned,
+// collected or tested in ways other than a nil comparison; a helper that
+// both dead-letters and terminates is judged inside its own body, and at
+// its call sites it is a Term only against writes after it. Terms that are
+// deferred or started with go are not judged, and neither are the cases of
+// a switch over an action computed earlier (the processBusMsg shape): the
+// Term and the DLQ write sit in separate cases and no path joins them.
+//
+// Fix: write the DLQ first and check its error; on failure NakWithDelay
+// and return; Term only after a successful write:
+//
+//	if err := s.dlq.Write(ctx, msg.Data()); err != nil {
+//		return msg.NakWithDelay(5 * time.Second)
+//	}
+//	return msg.Term()
+//
+// What counts as a DLQ write is the contract model's: a call returning an
+// error whose function, method or func-valued field is named like a DLQ
+// (-retrycontract.dlq-pattern, default (?i)(dlq|dead_?letter)) or that is a
+// method of any name on a receiver variable or field so named (s.dlq.Write);
+// a Publish, PublishMsg, PublishAsync, PublishMsgAsync or Request whose
+// subject has a constant part matching -retrycontract.dlq-subject-pattern
+// (concatenations, fmt.Sprintf formats, and for PublishMsg the subject set
+// on the message in the same function), or is a variable, field or call
+// named like a DLQ (s.cfg.DeadLetterSubject); a function named in
+// -retrycontract.dlq-funcs or marked //retrylint:dlq in its doc comment.
+// Names that configure rather than write (NewDLQWriter, ensureDLQStream,
+// WithDeadLetterSink, s.dlq.Close) and calls returning no error are not
+// writes.
+//
+// Across packages, the contract model exports a fact for every function
+// that makes a DLQ write on some path ("writes DLQ", whatever it returns)
+// and for every function that may Term a message parameter ("may Term
+// param N", with the place of its inner Term), so a DLQ writer or a
+// may-Term helper in another package is judged like a local one. Where
+// inference cannot see a write (a database table, an HTTP call), mark the
+// function //retrylint:dlq or name it in -retrycontract.dlq-funcs.
+//
+// The analysis walks each function's control-flow graph from
+// golang.org/x/tools/go/cfg, built with cfg.New only for functions that
+// hold both a Term and a DLQ write. That graph is built from syntax, so it
+// works on code with type errors, keeps each statement as written (the
+// checks need the assignment that receives a write's error and the
+// condition that tests it, which SSA would rewrite), and needs no
+// dependency with its own fact passes. Calls that never return (panic,
+// os.Exit, log.Fatal) end their block.
+//
+// termbeforedlq has no options of its own; it reads the contract model's.
+package termbeforedlq
+
+import _ "embed"
+
+//go:embed doc.go
+var docSource string

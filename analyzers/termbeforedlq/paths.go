@@ -1,0 +1,457 @@
+package termbeforedlq
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// graph is a function's CFG with its Terms and DLQ writes placed in their
+// blocks, and its loop back edges, which no walk crosses: a DLQ write in
+// the next iteration concerns another message.
+type graph struct {
+	cfg    *cfg.CFG
+	events map[*cfg.Block][]*event // per block, in evaluation order
+	all    []*event                // every event, in block then evaluation order
+	back   map[[2]int32]bool       // back edges, by block indexes
+	tags   map[ast.Node]bool       // tags of expression switches
+}
+
+func (c *checker) newGraph(body *ast.BlockStmt) *graph {
+	g := &graph{
+		cfg:    cfg.New(body, c.mayReturn),
+		events: make(map[*cfg.Block][]*event),
+		back:   make(map[[2]int32]bool),
+		tags:   make(map[ast.Node]bool),
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SwitchStmt:
+			if n.Tag != nil {
+				g.tags[n.Tag] = true
+			}
+		}
+		return true
+	})
+	for _, b := range g.cfg.Blocks {
+		if !b.Live {
+			continue
+		}
+		for i, n := range b.Nodes {
+			var evs []*event
+			c.scan(n, func(ev *event) { evs = append(evs, ev) })
+			// Operands are evaluated before the call that takes them.
+			sort.SliceStable(evs, func(i, j int) bool { return evs[i].call.End() < evs[j].call.End() })
+			for _, ev := range evs {
+				ev.block, ev.node, ev.index = b, i, len(g.events[b])
+				if ev.write != nil && ev.mode == plain && ev.write.HasError() {
+					ev.handling, ev.errVar = c.handlingOf(b, i, ev)
+				}
+				g.events[b] = append(g.events[b], ev)
+				g.all = append(g.all, ev)
+			}
+		}
+	}
+	g.findBackEdges()
+	return g
+}
+
+// findBackEdges marks the edges that close a cycle in a depth-first walk
+// from the entry: the back edges of loops (and of backward gotos).
+func (g *graph) findBackEdges() {
+	if len(g.cfg.Blocks) == 0 {
+		return
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]int, len(g.cfg.Blocks))
+	type frame struct {
+		b    *cfg.Block
+		next int
+	}
+	stack := []frame{{b: g.cfg.Blocks[0]}}
+	color[0] = grey
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.b.Succs) {
+			color[top.b.Index] = black
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		s := top.b.Succs[top.next]
+		top.next++
+		switch color[s.Index] {
+		case grey:
+			g.back[[2]int32{top.b.Index, s.Index}] = true
+		case white:
+			color[s.Index] = grey
+			stack = append(stack, frame{b: s})
+		}
+	}
+}
+
+// succs returns b's successors along forward edges.
+func (g *graph) succs(b *cfg.Block) []*cfg.Block {
+	var out []*cfg.Block
+	for _, s := range b.Succs {
+		if !g.back[[2]int32{b.Index, s.Index}] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// after calls f for each event reachable after ev without crossing a back
+// edge, depth-first, each block once, until f returns false.
+func (g *graph) after(ev *event, f func(*event) bool) {
+	seen := make(map[*cfg.Block]bool)
+	var walk func(b *cfg.Block, from int) bool
+	walk = func(b *cfg.Block, from int) bool {
+		for _, e := range g.events[b][from:] {
+			if !f(e) {
+				return false
+			}
+		}
+		for _, s := range g.succs(b) {
+			if !seen[s] {
+				seen[s] = true
+				if !walk(s, 0) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	walk(ev.block, ev.index+1)
+}
+
+// checkTermBefore reports a Term from which a DLQ write of the same
+// message is reachable.
+func (c *checker) checkTermBefore(g *graph, t *event) {
+	g.after(t, func(e *event) bool {
+		if e.write != nil && pairs(t.term, e.write) {
+			k := termBefore
+			if e.mode == deferred {
+				k = deferredAfter
+			}
+			c.record(k, t, e)
+			return false
+		}
+		return true
+	})
+}
+
+// checkAsyncWrite reports the Terms reachable after a deferred DLQ write
+// (which runs at exit, after them) or a DLQ write started with go (which
+// is not ordered before them).
+func (c *checker) checkAsyncWrite(g *graph, w *event) {
+	k := deferredAfter
+	if w.mode == goroutine {
+		k = spawned
+	}
+	g.after(w, func(e *event) bool {
+		if e.term != nil && e.mode == plain && pairs(e.term, w.write) {
+			c.record(k, e, w)
+		}
+		return true
+	})
+}
+
+// outcome is what a branch tells about a DLQ write's error.
+type outcome int
+
+const (
+	unknown outcome = iota
+	failed
+	succeeded
+)
+
+// ustate is the state of the walk after a DLQ write: whether the path is
+// on the write's failure branch, and the variable still holding its error
+// (nil once it is discarded or overwritten).
+type ustate struct {
+	failure bool
+	errVar  *types.Var
+}
+
+// checkUnchecked reports the Terms that follow a DLQ write whose error is
+// discarded or not checked on the way, or that its failure branch reaches.
+func (c *checker) checkUnchecked(g *graph, w *event) {
+	type key struct {
+		b  *cfg.Block
+		st ustate
+	}
+	seen := make(map[key]bool)
+	var walk func(b *cfg.Block, node, from int, st ustate)
+	branch := func(b *cfg.Block, cond ast.Expr, is func(ast.Expr) bool, st ustate) {
+		for i, s := range b.Succs {
+			if g.back[[2]int32{b.Index, s.Index}] {
+				continue
+			}
+			switch nilTest(cond, is, i == 0) {
+			case succeeded:
+				continue // checked; or, on a failure path, infeasible
+			case unknown:
+				if !st.failure {
+					continue // checked in a way we cannot follow: not judged
+				}
+			}
+			walk(s, 0, 0, ustate{failure: true, errVar: st.errVar})
+		}
+	}
+	walk = func(b *cfg.Block, node, from int, st ustate) {
+		k := key{b, st}
+		if node == 0 && from == 0 {
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+		}
+		evs := g.events[b]
+		for j := node; j < len(b.Nodes); j++ {
+			n := b.Nodes[j]
+			for ; from < len(evs) && evs[from].node == j; from++ {
+				e := evs[from]
+				if e.term == nil || e.mode != plain || !pairs(e.term, w.write) {
+					continue
+				}
+				if st.errVar != nil && mentions(e.call, st.errVar, c.pass.TypesInfo) {
+					return // the error goes to the Term's helper, which decides
+				}
+				k := uncheckedWrite
+				if st.failure {
+					k = failurePath
+				}
+				c.record(k, e, w)
+				return
+			}
+			if st.errVar == nil || (b == w.block && j == w.node) {
+				continue
+			}
+			if g.tags[n] && mentions(n, st.errVar, c.pass.TypesInfo) {
+				return // switch err { ... }: not judged
+			}
+			if cond, ok := n.(ast.Expr); ok && j == len(b.Nodes)-1 && len(b.Succs) == 2 {
+				if mentions(cond, st.errVar, c.pass.TypesInfo) {
+					v := st.errVar
+					branch(b, cond, func(e ast.Expr) bool { return isVar(e, v, c.pass.TypesInfo) }, st)
+					return
+				}
+				continue
+			}
+			if assigns(n, st.errVar, c.pass.TypesInfo) {
+				st.errVar = nil // overwritten: the write's error is lost
+				continue
+			}
+			if !st.failure && mentions(n, st.errVar, c.pass.TypesInfo) && !onlyLogged(n, st.errVar, c.pass.TypesInfo) {
+				return // collected or passed on: not judged
+			}
+		}
+		for _, s := range g.succs(b) {
+			walk(s, 0, 0, st)
+		}
+	}
+	switch w.handling {
+	case discarded:
+		walk(w.block, w.node, w.index+1, ustate{})
+	case assigned:
+		walk(w.block, w.node, w.index+1, ustate{errVar: w.errVar})
+	case tested:
+		cond := w.block.Nodes[w.node].(ast.Expr)
+		branch(w.block, cond, func(e ast.Expr) bool { return ast.Unparen(e) == w.call }, ustate{})
+	}
+}
+
+// handlingOf says what the statement at b.Nodes[i] does with the error of
+// the DLQ write ev.
+func (c *checker) handlingOf(b *cfg.Block, i int, ev *event) (handling, *types.Var) {
+	call, w := ev.call, ev.write
+	info := c.pass.TypesInfo
+	switch n := b.Nodes[i].(type) {
+	case *ast.ExprStmt:
+		if ast.Unparen(n.X) == call {
+			return discarded, nil
+		}
+	case *ast.AssignStmt:
+		if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+			break
+		}
+		var lhs ast.Expr
+		switch {
+		case len(n.Rhs) == 1 && ast.Unparen(n.Rhs[0]) == call && len(n.Lhs) == w.Results:
+			lhs = n.Lhs[w.ErrIndex]
+		case len(n.Lhs) == len(n.Rhs) && w.Results == 1:
+			for k, r := range n.Rhs {
+				if ast.Unparen(r) == call {
+					lhs = n.Lhs[k]
+				}
+			}
+		}
+		return lhsHandling(lhs, info)
+	case *ast.ValueSpec:
+		if len(n.Values) == 1 && ast.Unparen(n.Values[0]) == call && len(n.Names) == w.Results {
+			return lhsHandling(n.Names[w.ErrIndex], info)
+		}
+	case ast.Expr:
+		if i == len(b.Nodes)-1 && len(b.Succs) == 2 {
+			is := func(e ast.Expr) bool { return ast.Unparen(e) == call }
+			if nilTest(n, is, true) != unknown || nilTest(n, is, false) != unknown {
+				return tested, nil
+			}
+		}
+	}
+	return handledElsewhere, nil
+}
+
+func lhsHandling(lhs ast.Expr, info *types.Info) (handling, *types.Var) {
+	id, ok := ast.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return handledElsewhere, nil // stored in a field: not followed
+	}
+	if id.Name == "_" {
+		return discarded, nil
+	}
+	v, _ := info.Defs[id].(*types.Var)
+	if v == nil {
+		v, _ = info.Uses[id].(*types.Var)
+	}
+	if v == nil || !contract.IsError(v.Type()) {
+		return handledElsewhere, nil
+	}
+	return assigned, v
+}
+
+// nilTest says what the true side (or, if !onTrue, the false side) of cond
+// tells about an error expression recognized by is: failed for err != nil,
+// succeeded for err == nil, through !, parentheses, && and ||.
+func nilTest(cond ast.Expr, is func(ast.Expr) bool, onTrue bool) outcome {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return nilTest(e.X, is, !onTrue)
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.NEQ, token.EQL:
+			var other ast.Expr
+			switch {
+			case is(e.X):
+				other = e.Y
+			case is(e.Y):
+				other = e.X
+			default:
+				return unknown
+			}
+			if id, ok := ast.Unparen(other).(*ast.Ident); !ok || id.Name != "nil" {
+				return unknown
+			}
+			if (e.Op == token.NEQ) == onTrue {
+				return failed
+			}
+			return succeeded
+		case token.LAND, token.LOR:
+			// The true side of a && b (the false side of a || b) holds
+			// both; the other side holds only that one of them failed.
+			if (e.Op == token.LAND) != onTrue {
+				return unknown
+			}
+			if o := nilTest(e.X, is, onTrue); o != unknown {
+				return o
+			}
+			return nilTest(e.Y, is, onTrue)
+		}
+	}
+	return unknown
+}
+
+// mayReturn reports whether control may go on after call: not after
+// panic, os.Exit, log.Fatal and the like.
+func (c *checker) mayReturn(call *ast.CallExpr) bool {
+	info := c.pass.TypesInfo
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "panic" {
+		if _, builtin := info.Uses[id].(*types.Builtin); builtin {
+			return false
+		}
+	}
+	fn := contract.StaticCallee(info, call)
+	return fn == nil || !noReturn[fn.FullName()]
+}
+
+// isVar reports whether e names v.
+func isVar(e ast.Expr, v *types.Var, info *types.Info) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.Uses[id] == v
+}
+
+// mentions reports whether n uses v.
+func mentions(n ast.Node, v *types.Var, info *types.Info) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// assigns reports whether the statement n assigns v.
+func assigns(n ast.Node, v *types.Var, info *types.Info) bool {
+	as, ok := n.(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && (info.Uses[id] == v || info.Defs[id] == v) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyLogged reports whether every use of v in n is inside the arguments
+// of a logging call (log, slog, fmt, and logger methods such as Error or
+// Warnf): recording an error is not checking it.
+func onlyLogged(n ast.Node, v *types.Var, info *types.Info) bool {
+	ok := true
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if isLogging(n, info) {
+				return false // uses inside are fine
+			}
+		case *ast.Ident:
+			if info.Uses[n] == v {
+				ok = false
+			}
+		}
+		return true
+	}
+	ast.Inspect(n, walk)
+	return ok
+}
+
+func isLogging(call *ast.CallExpr, info *types.Info) bool {
+	fn := contract.StaticCallee(info, call)
+	if fn == nil {
+		return false
+	}
+	if sig, _ := fn.Type().(*types.Signature); sig != nil && sig.Recv() == nil {
+		return fn.Pkg() != nil && loggingPkgs[fn.Pkg().Path()]
+	}
+	return loggingMethods[fn.Name()]
+}
