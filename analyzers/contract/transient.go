@@ -1,12 +1,328 @@
 package contract
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+)
+
+// Transient paths (CONTRACT.md): code reached only when a retry
+// classification succeeded (the ok side of d, ok := RetryDelay(err), the
+// true side of errors.As into a carrier, of a retry predicate, a type switch
+// case or assertion on a carrier type), or the error branch of a retryable
+// producer's error. A classification that fails, an error identified as
+// something else (errors.Is, ==, a non-carrier type), and replacing the error
+// with a new one end the path. The analysis is a forward dataflow over the
+// function's control-flow graph: a fact holds at a point when it holds on
+// every path that reaches it, so doubtful points stay out.
 
 // transientState is what the model knows about classifiers in the package.
-type transientState struct{}
+type transientState struct {
+	classifiers map[*types.Func]ClassifierKind
+}
 
-// inferClassifiers finds the package's functions that classify an error
-// as transient: (time.Duration, bool) delay lookups and bool predicates.
-func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {}
+// ClassifierKind returns how fn (any package) classifies its error
+// argument as transient, or 0 when it does not: a DelayClassifier returns
+// (time.Duration, bool) and is ok only when errors.As found a carrier, a
+// PredicateClassifier returns a bool that is true only then.
+func (m *Model) ClassifierKind(fn *types.Func) ClassifierKind {
+	if fn == nil {
+		return 0
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg {
+		return m.transient.classifiers[fn]
+	}
+	var f ClassifierFact
+	if m.pass.ImportObjectFact(fn, &f) {
+		return f.Kind
+	}
+	return 0
+}
 
-func (m *Model) exportClassifierFacts() {}
+// ErrorPaths is the transient-path analysis of one function body.
+type ErrorPaths struct {
+	m *Model
+	p *pathAnalysis
+}
+
+// PathFacts is what holds on every path that reaches a point.
+type PathFacts struct {
+	// Transient is set on a transient path.
+	Transient *TransientPath
+	// ErrorBranch is set in the error branch of a retryable producer's
+	// error, where that error was not classified since it was produced.
+	ErrorBranch *ErrorBranch
+	// ErrorPath is set when some error is known to be non-nil (whatever its
+	// origin) or classified as transient.
+	ErrorPath bool
+	// ZeroDelay is set when a delay is known to be <= 0: guarded by d <= 0,
+	// d == 0, or the false side of d > 0.
+	ZeroDelay bool
+}
+
+// TransientPath says why a path is transient.
+type TransientPath struct {
+	// Err is the error variable, nil when the error is not held in one.
+	Err *types.Var
+	// Classified is set when a retry classification succeeded; otherwise
+	// the path is the error branch of a retryable producer's error.
+	Classified bool
+	// Origin is the classification, or the producer call, when every path
+	// agrees on one.
+	Origin ast.Node
+	// Delay is the time.Duration variable the classification bound the
+	// delay to (d in d, ok := RetryDelay(err)), or nil.
+	Delay *types.Var
+	// Carrier is the carrier variable the classification bound (rd in
+	// errors.As(err, &rd)), whose delay method yields the delay, or nil.
+	Carrier *types.Var
+}
+
+// ErrorBranch is the unclassified error branch of a retryable producer.
+type ErrorBranch struct {
+	// Err is the error variable, nil when the error is not held in one.
+	Err *types.Var
+	// Producer is the retryable producer's call, when there is one only.
+	Producer *ast.CallExpr
+}
+
+// ErrorPaths analyzes body, the body of a function declaration or literal.
+// Function literals nested in body are functions of their own: analyze
+// their bodies separately.
+func (m *Model) ErrorPaths(body *ast.BlockStmt) *ErrorPaths {
+	if body == nil || m.info == nil {
+		return &ErrorPaths{m: m}
+	}
+	return &ErrorPaths{m: m, p: m.newPathAnalysis(body)}
+}
+
+// At returns what holds on every path that reaches call, just before the
+// statement or condition holding it runs. ok is false when call is not
+// evaluated by the body itself (deferred, spawned with go, inside a nested
+// function literal), is unreachable, or the analysis gave up.
+func (ep *ErrorPaths) At(call *ast.CallExpr) (facts PathFacts, ok bool) {
+	if ep == nil || ep.p == nil {
+		return PathFacts{}, false
+	}
+	ref, found := ep.p.calls[call]
+	if !found {
+		return PathFacts{}, false
+	}
+	st := ep.p.stateBefore(ref)
+	if st == nil {
+		return PathFacts{}, false
+	}
+	return st.facts(), true
+}
+
+// facts summarizes a state, choosing deterministically among errors.
+func (s *flowState) facts() PathFacts {
+	keys := make([]*types.Var, 0, len(s.errs))
+	for k := range s.errs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a == nil || b == nil {
+			return b == nil && a != nil
+		}
+		return a.Pos() < b.Pos()
+	})
+	var out PathFacts
+	rank := -1
+	for _, k := range keys {
+		f := s.errs[k]
+		if f.nonNil || f.transient || f.producer {
+			out.ErrorPath = true
+		}
+		if f.producer && !f.classified && out.ErrorBranch == nil {
+			out.ErrorBranch = &ErrorBranch{Err: k, Producer: f.pOrigin}
+		}
+		switch {
+		case f.transient:
+			r := 1
+			if f.delay != nil || f.carrier != nil {
+				r = 2
+			}
+			if r > rank {
+				rank = r
+				out.Transient = &TransientPath{Err: k, Classified: true, Delay: f.delay, Carrier: f.carrier}
+				if f.tOrigin != nil {
+					out.Transient.Origin = f.tOrigin
+				}
+			}
+		case f.producer:
+			if rank < 0 {
+				rank = 0
+				out.Transient = &TransientPath{Err: k}
+				if f.pOrigin != nil {
+					out.Transient.Origin = f.pOrigin
+				}
+			}
+		}
+	}
+	out.ZeroDelay = len(s.zero) > 0
+	return out
+}
+
+// DelayExpr returns the source text of the delay a transient path's
+// classification bound, when it is in scope at pos: "d", or
+// "rd.RetryDelay()" for a carrier variable; "" otherwise.
+func (m *Model) DelayExpr(t *TransientPath, pos token.Pos) string {
+	if t == nil || m.pkg == nil {
+		return ""
+	}
+	v, suffix := t.Delay, ""
+	if v == nil && t.Carrier != nil {
+		v, suffix = t.Carrier, "."+m.cfg.CarrierMethod+"()"
+	}
+	if v == nil || v.Name() == "_" || v.Name() == "" {
+		return ""
+	}
+	scope := m.pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return ""
+	}
+	if _, obj := scope.LookupParent(v.Name(), pos); obj != v {
+		return ""
+	}
+	return v.Name() + suffix
+}
+
+// inferClassifiers finds, to a fixpoint, the package's functions that
+// classify an error as transient: func(error...) (time.Duration, bool)
+// whose ok is true only where a retry classification of the error
+// succeeded, and func(error...) bool that is true only there.
+func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {
+	m.transient.classifiers = make(map[*types.Func]ClassifierKind)
+	type candidate struct {
+		decl  *ast.FuncDecl
+		fn    *types.Func
+		kind  ClassifierKind
+		param *types.Var
+	}
+	var cands []candidate
+	for _, d := range decls {
+		fn, _ := m.info.Defs[d.Name].(*types.Func)
+		if fn == nil || d.Body == nil {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		kind := classifierShape(sig)
+		if kind == 0 {
+			continue
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			if p := sig.Params().At(i); isErrorish(p.Type()) {
+				cands = append(cands, candidate{d, fn, kind, p})
+				break
+			}
+		}
+	}
+	for round := 0; round < maxDepth; round++ {
+		changed := false
+		for _, c := range cands {
+			if m.transient.classifiers[c.fn] == 0 && m.classifies(c.decl.Body, c.kind, c.param) {
+				m.transient.classifiers[c.fn] = c.kind
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// classifierShape returns the kind of classifier a signature could be.
+func classifierShape(sig *types.Signature) ClassifierKind {
+	res := sig.Results()
+	switch {
+	case res.Len() == 1 && isBool(res.At(0).Type()):
+		return PredicateClassifier
+	case res.Len() == 2 && IsDuration(res.At(0).Type()) && isBool(res.At(1).Type()):
+		return DelayClassifier
+	}
+	return 0
+}
+
+// classifies reports whether every return of body that can report true
+// (the ok of a delay classifier, a predicate's result) does so only where
+// a retry classification of param succeeded, and one return can.
+func (m *Model) classifies(body *ast.BlockStmt, kind ClassifierKind, param *types.Var) bool {
+	p := m.newPathAnalysis(body)
+	if !p.converged {
+		return false
+	}
+	canBeTrue, ok := false, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			ref, found := p.returns[n]
+			if !found {
+				return false
+			}
+			st := p.stateBefore(ref)
+			if st == nil {
+				return false // unreachable
+			}
+			var result ast.Expr
+			switch {
+			case kind == PredicateClassifier && len(n.Results) == 1:
+				result = n.Results[0]
+			case kind == DelayClassifier && len(n.Results) == 2:
+				result = n.Results[1]
+			case kind == DelayClassifier && len(n.Results) == 1:
+				// return RetryDelay(err): another delay classifier of param.
+				call, isCall := ast.Unparen(n.Results[0]).(*ast.CallExpr)
+				if !isCall {
+					ok = false
+					return false
+				}
+				fn := StaticCallee(m.info, call)
+				if m.ClassifierKind(fn) != DelayClassifier {
+					ok = false
+				} else if arg := errorArg(m.info, fn, call); arg == nil || p.errVar(arg) != param {
+					ok = false
+				}
+				canBeTrue = true
+				return false
+			default:
+				ok = false // bare return of named results: not followed
+				return false
+			}
+			if isFalse(m.info, result) {
+				return false
+			}
+			canBeTrue = true
+			probe := st.clone()
+			p.refine(probe, result, true)
+			if !probe.errs[param].transient {
+				ok = false
+			}
+			return false
+		}
+		return true
+	})
+	return ok && canBeTrue
+}
+
+func isFalse(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+}
+
+// exportClassifierFacts exports a ClassifierFact for each classifier of
+// the package, in source order.
+func (m *Model) exportClassifierFacts() {
+	for _, fn := range sortedKeys(m.transient.classifiers) {
+		m.pass.ExportObjectFact(fn, &ClassifierFact{Kind: m.transient.classifiers[fn]})
+	}
+}
