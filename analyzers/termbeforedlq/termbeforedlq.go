@@ -155,9 +155,9 @@ func (c *checker) checkFunc(body *ast.BlockStmt) {
 type mode int
 
 const (
-	plain    mode = iota
-	deferred      // defer f(): at function exit
-	goroutine     // go f(): unordered
+	plain     mode = iota
+	deferred       // defer f(): at function exit
+	goroutine      // go f(): unordered
 )
 
 // event is a Term or a DLQ write in a function's CFG.

@@ -2,10 +2,12 @@ package termbeforedlq_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/termbeforedlq"
 )
 
@@ -21,4 +23,47 @@ var testdata = func() string {
 
 func TestPositives(t *testing.T) {
 	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/a")
+}
+
+func TestNotReported(t *testing.T) {
+	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/notreported")
+}
+
+func TestAcrossPackages(t *testing.T) {
+	results := analysistest.Run(t, testdata, termbeforedlq.Analyzer,
+		"termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer")
+
+	// A may-Term helper's call points at the helper's inner Term.
+	found := false
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.Contains(d.Message, "termhelper.Settle") {
+				continue
+			}
+			found = true
+			if len(d.Related) != 2 {
+				t.Fatalf("related locations = %v, want the DLQ write and the inner Term", d.Related)
+			}
+			write, inner := r.Pass.Fset.Position(d.Related[0].Pos), r.Pass.Fset.Position(d.Related[1].Pos)
+			if filepath.Base(write.Filename) != "consumer.go" || write.Line != 34 {
+				t.Errorf("DLQ write at %v, want consumer.go:34", write)
+			}
+			if filepath.Base(inner.Filename) != "termhelper.go" || inner.Line != 25 || inner.Column != 10 {
+				t.Errorf("inner Term at %v, want termhelper.go:25:10", inner)
+			}
+		}
+	}
+	if !found {
+		t.Error("no diagnostic at the call of termhelper.Settle")
+	}
+}
+
+// TestDLQFuncs runs the check on a contract model configured with
+// -retrycontract.dlq-funcs.
+func TestDLQFuncs(t *testing.T) {
+	cfg := contract.DefaultConfig()
+	if err := cfg.SetOption(contract.FlagDLQFuncs, "termbeforedlq/crosspkg/dlqhelper.Ledger.Record"); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, termbeforedlq.New(contract.New(cfg)), "termbeforedlq/crosspkg/configured")
 }
