@@ -1,0 +1,552 @@
+package bus_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/retrylint/retrylint/runtime/bus"
+	"github.com/retrylint/retrylint/runtime/dlq"
+	"github.com/retrylint/retrylint/runtime/retry"
+)
+
+var errDeclined = errors.New("card declined")
+
+func actions(evs []timed) []string {
+	var out []string
+	for _, e := range evs {
+		a := e.Decision.Action.String()
+		if e.Decision.Action == bus.ActionNakWithDelay {
+			a += " " + e.Decision.Delay.String()
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func TestRedeliveryHonoursTheErrorDelay(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second})
+	var d deliveries
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		switch d.mark(m) {
+		case 1:
+			return fmt.Errorf("reserve stock: %w", retry.RetryAfter(io.ErrUnexpectedEOF, time.Second))
+		case 2:
+			return retry.RetryAfter(io.ErrUnexpectedEOF, 0)
+		}
+		return nil
+	})
+	e.publish("orders.1", "x", nil)
+	evs := rec.wait(t, 15*time.Second, "3 deliveries", count(3))
+	if got, want := actions(evs), []string{"nak-delay 1s", "nak", "ack"}; !slices.Equal(got, want) {
+		t.Fatalf("actions = %q, want %q", got, want)
+	}
+	// Generous bounds: the delay is honoured (not an immediate redelivery),
+	// and the redelivery is not the 30s ack-wait expiry.
+	if g := d.gap(1, 2); g < 900*time.Millisecond || g > 10*time.Second {
+		t.Fatalf("redelivery after NakWithDelay(1s) came after %v", g)
+	}
+	if g := d.gap(2, 3); g > 10*time.Second {
+		t.Fatalf("redelivery after Nak came after %v", g)
+	}
+}
+
+func TestTransientWithoutDelayUsesThePolicy(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second})
+	policy, err := retry.NewPolicy(retry.WithBase(600*time.Millisecond), retry.WithJitter(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d deliveries
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		if d.mark(m) == 1 {
+			return retry.Transient(io.ErrUnexpectedEOF)
+		}
+		return nil
+	}, bus.WithBackoff(policy))
+	e.publish("orders.1", "x", nil)
+	evs := rec.wait(t, 15*time.Second, "2 deliveries", count(2))
+	if got, want := actions(evs), []string{"nak-delay 600ms", "ack"}; !slices.Equal(got, want) {
+		t.Fatalf("actions = %q, want %q", got, want)
+	}
+	if g := d.gap(1, 2); g < 500*time.Millisecond || g > 10*time.Second {
+		t.Fatalf("redelivery after the policy's 600ms came after %v", g)
+	}
+}
+
+func TestPermanentErrorIsDeadLetteredThenTerminated(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 300 * time.Millisecond})
+	var d deliveries
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		d.mark(m)
+		return fmt.Errorf("charge order: %w", errDeclined)
+	})
+	seq := e.publish("orders.eu.7", `{"id":7}`, nats.Header{"Trace-Id": {"t-7"}})
+	evs := rec.wait(t, 10*time.Second, "a dead letter", count(1))
+	if got := actions(evs); !slices.Equal(got, []string{"dead-letter"}) || evs[0].DeadLetterErr != nil || evs[0].AckErr != nil {
+		t.Fatalf("actions = %q (%s)", got, describe(evs))
+	}
+	time.Sleep(1500 * time.Millisecond) // 5 ack waits: a non-terminated message would be back
+	if n := d.calls(); n != 1 {
+		t.Fatalf("handler called %d times; Term did not stop redelivery", n)
+	}
+	if info := e.info(cons); info.NumAckPending != 0 || info.NumRedelivered != 0 {
+		t.Fatalf("consumer: %d ack pending, %d redelivered", info.NumAckPending, info.NumRedelivered)
+	}
+	got := e.entries()
+	if len(got) != 1 {
+		t.Fatalf("DLQ holds %d entries, want 1", len(got))
+	}
+	en := got[0]
+	if en.Subject != "orders.eu.7" || en.Stream != "ORDERS" || en.Consumer != "worker" || en.StreamSeq != seq ||
+		en.ConsumerSeq != 1 || en.Deliveries != 1 || en.Class != "permanent" || en.Handler != "test" ||
+		en.Error != "charge order: card declined" || string(en.Data) != `{"id":7}` || en.Header.Get("Trace-Id") != "t-7" ||
+		!slices.Equal(en.ErrorTypes, []string{"*fmt.wrapError", "*errors.errorString"}) ||
+		en.Stored.IsZero() || en.FirstFailure.IsZero() || en.LastFailure.Before(en.FirstFailure) {
+		t.Fatalf("evidence: %+v", en)
+	}
+}
+
+func TestUndecodablePayloadHitsThePoisonThreshold(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second})
+	var inner atomic.Int32
+	var d deliveries
+	_, rec := e.start(cons, func(ctx context.Context, m bus.Msg) error {
+		d.mark(m)
+		return bus.JSON(func(context.Context, struct{ ID int }, bus.Msg) error {
+			inner.Add(1)
+			return nil
+		})(ctx, m)
+	}, bus.WithPoisonDelay(300*time.Millisecond))
+	e.publish("orders.1", "{not json", nil)
+	evs := rec.wait(t, 15*time.Second, "3 deliveries", count(3))
+	if got, want := actions(evs), []string{"nak-delay 300ms", "nak-delay 300ms", "dead-letter"}; !slices.Equal(got, want) {
+		t.Fatalf("actions = %q, want %q", got, want)
+	}
+	if g1, g2 := d.gap(1, 2), d.gap(2, 3); g1 < 250*time.Millisecond || g2 < 250*time.Millisecond {
+		t.Fatalf("poison redeliveries came after %v and %v, want the 300ms delay", g1, g2)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if inner.Load() != 0 || d.calls() != 3 {
+		t.Fatalf("inner handler ran %d times, %d deliveries", inner.Load(), d.calls())
+	}
+	got := e.entries()
+	if len(got) != 1 || got[0].Class != "undecodable" || got[0].Deliveries != 3 || !strings.Contains(got[0].Error, "undecodable payload") {
+		t.Fatalf("DLQ: %+v", got)
+	}
+}
+
+func TestLastDeliveryIsDeadLetteredByTheRunner(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second, MaxDeliver: 3})
+	var d deliveries
+	r, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		d.mark(m)
+		return retry.RetryAfter(errors.New("inventory service unavailable"), 100*time.Millisecond)
+	})
+	if c := r.Config(); c.MaxDeliveries != 3 {
+		t.Fatalf("cap = %d, want the consumer's MaxDeliver 3", c.MaxDeliveries)
+	}
+	e.publish("orders.1", "x", nil)
+	evs := rec.wait(t, 15*time.Second, "3 deliveries", count(3))
+	if got, want := actions(evs), []string{"nak-delay 100ms", "nak-delay 100ms", "dead-letter"}; !slices.Equal(got, want) {
+		t.Fatalf("actions = %q, want %q", got, want)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if d.calls() != 3 {
+		t.Fatalf("%d deliveries, want 3", d.calls())
+	}
+	got := e.entries()
+	if len(got) != 1 || got[0].Class != "last_delivery" || got[0].Deliveries != 3 || got[0].RetryDelay != 100*time.Millisecond {
+		t.Fatalf("DLQ: %+v", got)
+	}
+	if got[0].FirstFailure.Equal(got[0].LastFailure) || got[0].FirstFailure.After(got[0].LastFailure) {
+		t.Fatalf("first failure %v, last %v", got[0].FirstFailure, got[0].LastFailure)
+	}
+}
+
+func TestDeliveryPastTheCapIsDeadLetteredWithoutRunningTheHandler(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 200 * time.Millisecond, MaxDeliver: -1})
+	e.publish("orders.1", "x", nil)
+	// Two workers crash during the message: delivered twice, never acked.
+	for i := range 2 {
+		m, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second))
+		if err != nil {
+			t.Fatalf("raw fetch %d: %v", i+1, err)
+		}
+		if md, _ := m.Metadata(); md.NumDelivered != uint64(i+1) {
+			t.Fatalf("raw fetch %d: delivery %d", i+1, md.NumDelivered)
+		}
+	}
+	var d deliveries
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error { d.mark(m); return nil }, bus.WithMaxDeliveries(2))
+	evs := rec.wait(t, 10*time.Second, "a dead letter", count(1))
+	if evs[0].NumDelivered != 3 || evs[0].Decision.Class != bus.ClassMaxDeliveries || evs[0].Decision.Action != bus.ActionDeadLetter {
+		t.Fatalf("events: %s", describe(evs))
+	}
+	if d.calls() != 0 {
+		t.Fatal("the handler ran on a delivery past the cap")
+	}
+	if got := e.entries(); len(got) != 1 || got[0].Class != "max_deliveries" || got[0].Deliveries != 3 {
+		t.Fatalf("DLQ: %+v", got)
+	}
+}
+
+func TestDeadLetterOutageLeadsToRedeliveryNotTerm(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second})
+	if err := e.js.DeleteStream(t.Context(), e.dlq.Name()); err != nil { // the DLQ is down
+		t.Fatal(err)
+	}
+	var d deliveries
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		d.mark(m)
+		return errDeclined
+	}, bus.WithDeadLetterRetryDelay(300*time.Millisecond), bus.WithDeadLetterTimeout(2*time.Second))
+	e.publish("orders.1", "x", nil)
+	first := rec.wait(t, 10*time.Second, "a failed dead letter", count(1))[0]
+	if first.DeadLetterErr == nil || first.Decision.Action != bus.ActionNakWithDelay ||
+		first.Decision.Delay != 300*time.Millisecond || first.Decision.Class != bus.ClassDeadLetterFailed {
+		t.Fatalf("first delivery: %s", describe([]timed{first}))
+	}
+	if _, err := dlq.New(t.Context(), e.js); err != nil { // the DLQ is back
+		t.Fatal(err)
+	}
+	evs := rec.wait(t, 15*time.Second, "a dead letter", func(evs []timed) bool {
+		last := evs[len(evs)-1]
+		return last.Decision.Action == bus.ActionDeadLetter && last.DeadLetterErr == nil
+	})
+	for _, ev := range evs[:len(evs)-1] { // every failure was a delayed redelivery
+		if ev.DeadLetterErr == nil || ev.Decision.Action != bus.ActionNakWithDelay {
+			t.Fatalf("events: %s", describe(evs))
+		}
+	}
+	last := evs[len(evs)-1]
+	if last.NumDelivered < 2 { // it came back: it was not terminated
+		t.Fatalf("events: %s", describe(evs))
+	}
+	got := e.entries()
+	if len(got) != 1 || got[0].Deliveries != last.NumDelivered {
+		t.Fatalf("DLQ: %+v", got)
+	}
+}
+
+func TestBackOffStretchesNakWithDelay(t *testing.T) {
+	// The server behaviour the runner compensates, measured with the bare
+	// jetstream API: NakWithDelay(d) on delivery k is redelivered after
+	// d + BackOff[k-1] - BackOff[0].
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{BackOff: []time.Duration{100 * time.Millisecond, 1600 * time.Millisecond}, MaxDeliver: 5})
+	e.publish("orders.1", "x", nil)
+	var at []time.Time
+	for len(at) < 3 {
+		m, err := cons.Next(jetstream.FetchMaxWait(10 * time.Second))
+		if err != nil {
+			t.Fatalf("fetch %d: %v", len(at)+1, err)
+		}
+		at = append(at, time.Now())
+		if len(at) < 3 {
+			if err := m.NakWithDelay(500 * time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := m.Ack(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g := at[1].Sub(at[0]); g < 400*time.Millisecond || g >= 1500*time.Millisecond {
+		t.Fatalf("delivery 1 → 2 after NakWithDelay(500ms): %v, want about 500ms (no stretch)", g)
+	}
+	if g := at[2].Sub(at[1]); g < 1700*time.Millisecond {
+		t.Fatalf("delivery 2 → 3 after NakWithDelay(500ms): %v, want about 2s (500ms + 1.5s stretch)", g)
+	}
+}
+
+func TestBackOffIsCompensated(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{BackOff: []time.Duration{100 * time.Millisecond, 2100 * time.Millisecond}, MaxDeliver: 10})
+	var d deliveries
+	r, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		switch d.mark(m) {
+		case 1:
+			return retry.RetryAfter(io.ErrUnexpectedEOF, 300*time.Millisecond)
+		case 2:
+			return retry.RetryAfter(io.ErrUnexpectedEOF, 2500*time.Millisecond)
+		}
+		return nil
+	})
+	if got := r.Config().BackOff; len(got) != 2 {
+		t.Fatalf("runner did not read the consumer's BackOff: %v", got)
+	}
+	e.publish("orders.1", "x", nil)
+	evs := rec.wait(t, 20*time.Second, "3 deliveries", count(3))
+	// Delivery 2 is stretched by 2s: the runner sends 500ms for 2.5s.
+	if got, want := actions(evs), []string{"nak-delay 300ms", "nak-delay 500ms", "ack"}; !slices.Equal(got, want) {
+		t.Fatalf("actions = %q, want %q", got, want)
+	}
+	if evs[1].Decision.Requested != 2500*time.Millisecond {
+		t.Fatalf("requested = %v", evs[1].Decision.Requested)
+	}
+	// Compensated: about 2.5s. Uncompensated it would be about 4.5s; an
+	// ack-wait expiry would come at 2.1s.
+	if g := d.gap(2, 3); g < 2200*time.Millisecond || g > 3800*time.Millisecond {
+		t.Fatalf("redelivery after RetryAfter(2.5s) on delivery 2 came after %v", g)
+	}
+}
+
+func TestBackOffCanBeRefused(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{BackOff: []time.Duration{time.Second, 5 * time.Second}, MaxDeliver: 10})
+	_, err := bus.NewRunner(t.Context(), cons, e.dlq, func(context.Context, bus.Msg) error { return nil }, bus.WithBackOffMode(bus.BackOffRefuse))
+	if !errors.Is(err, bus.ErrConsumerBackOff) {
+		t.Fatalf("NewRunner with BackOffRefuse: %v, want ErrConsumerBackOff", err)
+	}
+}
+
+func TestAdvisoryCatchesDeliveriesTheRunnerNeverSawFail(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 2 * time.Second, MaxDeliver: 2})
+	seq := e.publish("orders.lost", "payload", nats.Header{"K": {"v"}})
+	// Workers that crash take both deliveries; the last one will expire
+	// without a verdict.
+	for i := range 2 {
+		if _, err := cons.Next(jetstream.FetchMaxWait(10 * time.Second)); err != nil {
+			t.Fatalf("raw fetch %d: %v", i+1, err)
+		}
+	}
+	var d deliveries
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error { d.mark(m); return nil }, bus.WithAdvisories(e.js))
+	evs := rec.wait(t, 15*time.Second, "an advisory dead letter", count(1))
+	if evs[0].Decision.Class != bus.ClassAdvisory || evs[0].DeadLetterErr != nil || evs[0].StreamSeq != seq {
+		t.Fatalf("events: %s", describe(evs))
+	}
+	if d.calls() != 0 {
+		t.Fatal("handler ran")
+	}
+	got := e.entries()
+	if len(got) != 1 || got[0].Class != "max_deliveries_advisory" || got[0].Subject != "orders.lost" ||
+		string(got[0].Data) != "payload" || got[0].Header.Get("K") != "v" || got[0].Deliveries != 2 || got[0].StreamSeq != seq {
+		t.Fatalf("DLQ: %+v", got)
+	}
+}
+
+func TestLongHandlerIsKeptAliveWithHeartbeats(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 300 * time.Millisecond})
+	var d deliveries
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		d.mark(m)
+		time.Sleep(1500 * time.Millisecond) // five ack waits
+		return nil
+	})
+	e.publish("orders.1", "x", nil)
+	evs := rec.wait(t, 10*time.Second, "an ack", count(1))
+	time.Sleep(500 * time.Millisecond)
+	if got := actions(evs); !slices.Equal(got, []string{"ack"}) || d.calls() != 1 {
+		t.Fatalf("actions = %q, %d calls", got, d.calls())
+	}
+	if info := e.info(cons); info.NumRedelivered != 0 || info.NumAckPending != 0 {
+		t.Fatalf("consumer: %d redelivered, %d ack pending", info.NumRedelivered, info.NumAckPending)
+	}
+}
+
+func TestShutdownReleasesBufferedMessages(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: time.Minute})
+	for i := range 5 {
+		e.publish(fmt.Sprintf("orders.%d", i), "x", nil)
+	}
+	started := make(chan struct{}, 5)
+	r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(context.Context, bus.Msg) error {
+		started <- struct{}{}
+		time.Sleep(300 * time.Millisecond)
+		return nil
+	}, bus.WithLogger(e.log), bus.WithPullMaxMessages(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	if err := r.Run(t.Context()); !errors.Is(err, bus.ErrRunning) {
+		t.Fatalf("second Run: %v, want ErrRunning", err)
+	}
+	// The message in the handler was finished and acked; the other four
+	// were released, so they are available now, not after the 1 minute ack
+	// wait.
+	batch, err := cons.Fetch(10, jetstream.FetchMaxWait(3*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for m := range batch.Messages() {
+		n++
+		_ = m.Ack()
+	}
+	if n != 4 || len(started) != 0 {
+		t.Fatalf("after shutdown %d messages were available at once, want 4 (%d handlers started)", n, len(started)+1)
+	}
+}
+
+func TestDrainTimeoutCancelsHandlers(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: time.Minute})
+	e.publish("orders.1", "x", nil)
+	started := make(chan struct{})
+	r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(ctx context.Context, _ bus.Msg) error {
+		close(started)
+		<-ctx.Done()
+		return fmt.Errorf("query: %w", ctx.Err())
+	}, bus.WithLogger(e.log), bus.WithDrainTimeout(200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after the drain timeout")
+	}
+	// The interrupted message was released, not dead-lettered.
+	if _, err := cons.Next(jetstream.FetchMaxWait(3 * time.Second)); err != nil {
+		t.Fatalf("interrupted message not available at once: %v", err)
+	}
+	if got := e.entries(); len(got) != 0 {
+		t.Fatalf("DLQ holds %d entries", len(got))
+	}
+}
+
+func TestConsumerDeletedStopsRun(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: time.Minute})
+	r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(context.Context, bus.Msg) error { return nil }, bus.WithLogger(e.log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Run(t.Context()) }()
+	time.Sleep(200 * time.Millisecond)
+	if err := e.stream.DeleteConsumer(t.Context(), "worker"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if !errors.Is(err, bus.ErrConsumerGone) {
+			t.Fatalf("Run: %v, want ErrConsumerGone", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Run did not return after the consumer was deleted")
+	}
+}
+
+func TestReplayedMessageIsProcessedAgain(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second})
+	var fixed atomic.Bool
+	var replayOf atomic.Value
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		if !fixed.Load() {
+			return errDeclined
+		}
+		replayOf.Store(m.Headers().Get(dlq.HeaderReplayOf))
+		return nil
+	})
+	e.publish("orders.1", "x", nats.Header{"Trace-Id": {"t-1"}})
+	rec.wait(t, 10*time.Second, "a dead letter", count(1))
+	fixed.Store(true) // the bug is fixed; replay
+	done, err := e.dlq.Replay(t.Context(), dlq.ReplayDelete())
+	if err != nil || len(done) != 1 {
+		t.Fatalf("Replay = %v, %v", done, err)
+	}
+	evs := rec.wait(t, 10*time.Second, "an ack", count(2))
+	if evs[1].Decision.Action != bus.ActionAck || evs[1].Subject != "orders.1" || replayOf.Load() != "1" {
+		t.Fatalf("events: %s (replay of %v)", describe(evs), replayOf.Load())
+	}
+	if got := e.entries(); len(got) != 0 {
+		t.Fatalf("DLQ holds %d entries after replay with delete", len(got))
+	}
+}
+
+func TestNewRunnerValidates(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	h := func(context.Context, bus.Msg) error { return nil }
+	ackAll := e.consumer(jetstream.ConsumerConfig{Durable: "all", AckPolicy: jetstream.AckAllPolicy})
+	if _, err := bus.NewRunner(ctx, ackAll, e.dlq, h); !errors.Is(err, bus.ErrAckPolicy) {
+		t.Fatalf("AckAll consumer: %v, want ErrAckPolicy", err)
+	}
+	cons := e.consumer(bus.ConsumerConfig("worker", "orders.>"))
+	for name, args := range map[string]struct {
+		c jetstream.Consumer
+		d bus.DeadLetterWriter
+		h bus.Handler
+	}{"nil consumer": {nil, e.dlq, h}, "nil DLQ": {cons, nil, h}, "nil handler": {cons, e.dlq, nil}} {
+		if _, err := bus.NewRunner(ctx, args.c, args.d, args.h); !errors.Is(err, bus.ErrInvalidOption) {
+			t.Errorf("%s: %v, want ErrInvalidOption", name, err)
+		}
+	}
+	bad := map[string]bus.Option{
+		"max deliveries 0": bus.WithMaxDeliveries(0), "poison threshold 0": bus.WithPoisonThreshold(0),
+		"poison delay 0": bus.WithPoisonDelay(0), "dlq retry 0": bus.WithDeadLetterRetryDelay(0),
+		"dlq timeout 0": bus.WithDeadLetterTimeout(0), "max nak delay 0": bus.WithMaxNakDelay(0),
+		"nil backoff": bus.WithBackoff(nil), "bad mode": bus.WithBackOffMode(7), "concurrency 0": bus.WithConcurrency(0),
+		"pull 0": bus.WithPullMaxMessages(0), "heartbeat 0": bus.WithHeartbeat(0), "drain 0": bus.WithDrainTimeout(0),
+		"nil logger": bus.WithLogger(nil), "nil observer": bus.WithObserver(nil), "nil advisories": bus.WithAdvisories(nil),
+	}
+	for name, opt := range bad {
+		if _, err := bus.NewRunner(ctx, cons, e.dlq, h, opt); !errors.Is(err, bus.ErrInvalidOption) {
+			t.Errorf("%s: %v, want ErrInvalidOption", name, err)
+		}
+	}
+	// The recommended consumer: explicit acks, 10 minute ack wait, the
+	// runner's cap.
+	info := e.info(cons)
+	if info.Config.AckWait != bus.DefaultAckWait || info.Config.MaxDeliver != -1 || info.Config.FilterSubject != "orders.>" {
+		t.Fatalf("ConsumerConfig: %+v", info.Config)
+	}
+	r, err := bus.NewRunner(ctx, cons, e.dlq, h)
+	if err != nil || r.Config().MaxDeliveries != 100 {
+		t.Fatalf("default cap: %v, %v", r.Config().MaxDeliveries, err)
+	}
+	seven := e.consumer(jetstream.ConsumerConfig{Durable: "seven", MaxDeliver: 7})
+	if r, err := bus.NewRunner(ctx, seven, e.dlq, h); err != nil || r.Config().MaxDeliveries != 7 {
+		t.Fatalf("cap with MaxDeliver 7: %v", err)
+	}
+	if r, err := bus.NewRunner(ctx, seven, e.dlq, h, bus.WithMaxDeliveries(3)); err != nil || r.Config().MaxDeliveries != 3 {
+		t.Fatalf("cap 3 with MaxDeliver 7: %v", err)
+	}
+	multi := bus.ConsumerConfig("m", "a.>", "b.>")
+	if !slices.Equal(multi.FilterSubjects, []string{"a.>", "b.>"}) || multi.FilterSubject != "" {
+		t.Fatalf("ConsumerConfig with two filters: %+v", multi)
+	}
+}
