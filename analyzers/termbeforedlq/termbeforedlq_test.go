@@ -67,3 +67,19 @@ func TestDLQFuncs(t *testing.T) {
 	}
 	analysistest.Run(t, testdata, termbeforedlq.New(contract.New(cfg)), "termbeforedlq/crosspkg/configured")
 }
+
+func TestTypeParams(t *testing.T) {
+	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/typeparams")
+}
+
+func TestBrokenCode(t *testing.T) {
+	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/broken")
+}
+
+func TestGeneratedSkipped(t *testing.T) {
+	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/generated")
+}
+
+func TestSuppression(t *testing.T) {
+	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/suppress")
+}
