@@ -397,7 +397,7 @@ func TestShutdownReleasesBufferedMessages(t *testing.T) {
 	// The message in the handler was finished and acked; the other four
 	// were released, so they are available now, not after the 1 minute ack
 	// wait.
-	batch, err := cons.Fetch(10, jetstream.FetchMaxWait(3*time.Second))
+	batch, err := cons.Fetch(4, jetstream.FetchMaxWait(3*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
