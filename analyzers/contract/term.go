@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sort"
 )
 
 // termState is what the model knows about may-Term helpers in the package.
@@ -261,4 +262,118 @@ func (m *Model) exportTermFacts() {
 		}
 		m.pass.ExportObjectFact(fn, f)
 	}
+}
+
+// callMessageDeps returns the message variables the operands of a call
+// derive from: its arguments and, for a function literal, the variables it
+// captures.
+func (m *Model) callMessageDeps(call *ast.CallExpr) []*types.Var {
+	var out []*types.Var
+	for _, a := range call.Args {
+		out = m.exprMessageDeps(a, nil, out)
+	}
+	if lit := m.funcLitOf(call.Fun); lit != nil {
+		out = m.exprMessageDeps(lit.Body, lit, out)
+	}
+	return out
+}
+
+// MessageDeps returns the message variables e derives from: message
+// variables it names (or slices and maps of them), and those the local
+// variables it names were built from (data := msg.Data(),
+// dm := nats.NewMsg(...); dm.Data = msg.Data). The result is sorted by
+// position.
+func (m *Model) MessageDeps(e ast.Expr) []*types.Var {
+	return m.exprMessageDeps(e, nil, nil)
+}
+
+// exprMessageDeps adds to out the message variables n derives from. Inside
+// the function literal lit, variables the literal declares are skipped:
+// only what it captures counts.
+func (m *Model) exprMessageDeps(n ast.Node, lit *ast.FuncLit, out []*types.Var) []*types.Var {
+	if n == nil || m.info == nil {
+		return out
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := m.info.Uses[id].(*types.Var)
+		if !ok || v.IsField() {
+			return true
+		}
+		if lit != nil && lit.Pos() <= v.Pos() && v.Pos() < lit.End() {
+			return true
+		}
+		for _, d := range m.varMessageDeps(v) {
+			out = addVar(out, d)
+		}
+		return true
+	})
+	return out
+}
+
+// varMessageDeps returns the message variables v derives from (v itself if
+// it holds messages), through all its definitions and field stores.
+func (m *Model) varMessageDeps(v *types.Var) []*types.Var {
+	if deps, ok := m.dlq.msgDeps[v]; ok {
+		return deps
+	}
+	if m.dlq.msgDeps == nil {
+		m.dlq.msgDeps = make(map[*types.Var][]*types.Var)
+		m.dlq.seen = make(map[*types.Var]bool)
+	}
+	if m.dlq.seen[v] {
+		return nil // cycle: the other definitions answer
+	}
+	m.dlq.seen[v] = true
+	var deps []*types.Var
+	if m.holdsMessages(v.Type(), 0) {
+		deps = addVar(deps, v)
+	}
+	if v.Parent() != m.pkg.Scope() { // package variables: origin unknown
+		for _, a := range m.flow.defs[v] {
+			deps = m.exprMessageDeps(a.rhs, nil, deps)
+		}
+		for _, s := range m.fieldStores(v) {
+			deps = m.exprMessageDeps(s.rhs, nil, deps)
+		}
+	}
+	delete(m.dlq.seen, v)
+	m.dlq.msgDeps[v] = deps
+	return deps
+}
+
+// holdsMessages reports whether t is a message or a pointer, slice, array,
+// map or channel of messages.
+func (m *Model) holdsMessages(t types.Type, depth int) bool {
+	if !isValid(t) || depth > 2 {
+		return false
+	}
+	if m.IsMessage(t) {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return m.holdsMessages(u.Elem(), depth+1)
+	case *types.Slice:
+		return m.holdsMessages(u.Elem(), depth+1)
+	case *types.Array:
+		return m.holdsMessages(u.Elem(), depth+1)
+	case *types.Map:
+		return m.holdsMessages(u.Elem(), depth+1)
+	case *types.Chan:
+		return m.holdsMessages(u.Elem(), depth+1)
+	}
+	return false
+}
+
+// addVar adds v to the position-sorted set vs.
+func addVar(vs []*types.Var, v *types.Var) []*types.Var {
+	if slices.Contains(vs, v) {
+		return vs
+	}
+	i := sort.Search(len(vs), func(i int) bool { return vs[i].Pos() > v.Pos() })
+	return slices.Insert(vs, i, v)
 }

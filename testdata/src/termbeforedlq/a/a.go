@@ -267,3 +267,39 @@ func _(c *OrderConsumer, msg *nats.Msg, cfg struct{ DeadLetterSubject string }) 
 	msg.Term() // want `Term before the DLQ write c\.nc\.Publish`
 	return c.nc.Publish(cfg.DeadLetterSubject, msg.Data)
 }
+
+// Same message: the write takes values derived from the Termed message
+// (metadata, headers), while another message is in scope.
+func _(c *OrderConsumer, ctx context.Context, msg, next jetstream.Msg) error {
+	meta, err := msg.Metadata()
+	if err != nil {
+		return err
+	}
+	id := msg.Headers().Get(nats.MsgIdHdr)
+	msg.Term() // want `Term before the DLQ write c\.dlq\.Write`
+	next.Ack()
+	return c.dlq.Write(ctx, meta.Stream, []byte(id))
+}
+
+// A message literal with a DLQ subject, legacy JetStream context.
+func _(js nats.JetStreamContext, msg *nats.Msg) error {
+	msg.Term() // want `Term before the DLQ write js\.PublishMsg`
+	_, err := js.PublishMsg(&nats.Msg{Subject: "orders.DLQ", Data: msg.Data, Header: msg.Header})
+	return err
+}
+
+// nats.NewMsg with a DLQ subject, published asynchronously.
+func _(js nats.JetStreamContext, msg *nats.Msg) error {
+	dm := nats.NewMsg("orders." + "dead-letter")
+	dm.Data = msg.Data
+	msg.Term() // want `Term before the DLQ write js\.PublishMsgAsync`
+	_, err := js.PublishMsgAsync(dm)
+	return err
+}
+
+// A request to a dead-letter service.
+func _(nc *nats.Conn, msg *nats.Msg) error {
+	msg.Term() // want `Term before the DLQ write nc\.Request`
+	_, err := nc.Request("svc.deadletter.store", msg.Data, time.Second)
+	return err
+}

@@ -353,3 +353,16 @@ func _(c *Consumer, ctx context.Context, msg jetstream.Msg, out *struct{ Err err
 	}
 	return msg.Term()
 }
+
+func (c *Consumer) replayDeadLetters(ctx context.Context) error { return nil }
+
+func (c *Consumer) ensureDLQStream(ctx context.Context) error { return nil }
+
+// Replaying or setting up the DLQ reads or configures it: no write.
+func _(c *Consumer, ctx context.Context, msg jetstream.Msg) error {
+	msg.Term()
+	if err := c.ensureDLQStream(ctx); err != nil {
+		return err
+	}
+	return c.replayDeadLetters(ctx)
+}

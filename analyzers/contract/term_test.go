@@ -1,0 +1,48 @@
+package contract_test
+
+import (
+	"bytes"
+	"encoding/gob"
+	"reflect"
+	"testing"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// TestDLQAndTermFactsGob round-trips the DLQ-writer and may-Term facts,
+// with the inner Term's place, through gob: the encoding is byte-identical
+// each time and decodes to the same fact, whose String is what fact tests
+// expect.
+func TestDLQAndTermFactsGob(t *testing.T) {
+	for _, tc := range []struct {
+		fact interface {
+			String() string
+		}
+		want string
+	}{
+		{&contract.DLQWriterFact{}, "writes DLQ"},
+		{&contract.MayTermFact{Params: []int{1}, TermLine: 7, TermCol: 10}, "may Term param 1"},
+		{&contract.MayTermFact{Params: []int{0, 2}}, "may Term param 0,2"},
+	} {
+		var a, b bytes.Buffer
+		if err := gob.NewEncoder(&a).Encode(tc.fact); err != nil {
+			t.Fatalf("%T: %v", tc.fact, err)
+		}
+		if err := gob.NewEncoder(&b).Encode(tc.fact); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%v: encoding is not deterministic", tc.fact)
+		}
+		back := reflect.New(reflect.TypeOf(tc.fact).Elem()).Interface()
+		if err := gob.NewDecoder(&a).Decode(back); err != nil {
+			t.Fatalf("%T: %v", tc.fact, err)
+		}
+		if !reflect.DeepEqual(back, tc.fact) {
+			t.Errorf("round trip gave %#v, want %#v", back, tc.fact)
+		}
+		if got := tc.fact.String(); got != tc.want {
+			t.Errorf("String() = %q, want %q", got, tc.want)
+		}
+	}
+}
