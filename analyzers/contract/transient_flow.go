@@ -371,7 +371,7 @@ func (p *pathAnalysis) tupleTest(rhs, first ast.Expr) *errTest {
 	switch e := ast.Unparen(rhs).(type) {
 	case *ast.CallExpr:
 		if fn := StaticCallee(p.m.info, e); fn != nil && p.m.ClassifierKind(fn) == DelayClassifier {
-			if arg := errorArg(p.m.info, fn, e); arg != nil {
+			if arg := errorArg(p.m.info, fn, e); arg != nil && isErrorish(p.m.info.TypeOf(arg)) {
 				t = &errTest{err: p.errVar(arg), ifTrue: effTransient, ifFalse: effFailed, origin: e}
 				if d := p.varOf(first); d != nil && IsDuration(d.Type()) {
 					t.delay = d
@@ -447,6 +447,8 @@ func (p *pathAnalysis) callTest(call *ast.CallExpr) *errTest {
 	info := p.m.info
 	fn := StaticCallee(info, call)
 	switch {
+	case (IsPkgFunc(fn, "errors", "As") || IsPkgFunc(fn, "errors", "Is")) && len(call.Args) == 2 && !isErrorish(info.TypeOf(call.Args[0])):
+		return nil // a broken operand tells nothing
 	case IsPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		t := &errTest{err: p.errVar(call.Args[0]), origin: call}
 		ptr, _ := info.TypeOf(call.Args[1]).(*types.Pointer)

@@ -1,0 +1,268 @@
+package barenak
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// Name is the analyzer's name.
+const Name = "barenak"
+
+// FlagStrict is the flag that also reports bare Naks on error paths whose
+// error was never classified.
+const FlagStrict = "strict"
+
+// Analyzer is barenak on the default contract model.
+var Analyzer = New(contract.Analyzer)
+
+// Config is barenak's configuration, bound to its flags.
+type Config struct {
+	// Strict reports every bare Nak() on an error path, whatever the
+	// error's origin.
+	Strict bool
+}
+
+// New returns barenak built on model, a contract analyzer, with its own
+// configuration bound to its flags.
+func New(model *analysis.Analyzer) *analysis.Analyzer {
+	cfg := new(Config)
+	a := &analysis.Analyzer{
+		Name:             Name,
+		Doc:              contract.AnalyzerDoc(docSource),
+		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/barenak",
+		Requires:         []*analysis.Analyzer{model, inspect.Analyzer},
+		RunDespiteErrors: true,
+		Run: func(pass *analysis.Pass) (_ any, err error) {
+			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model), cfg: cfg}
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("%s: internal error at %s: %v", Name, pass.Fset.Position(c.at), r)
+				}
+			}()
+			c.run()
+			return nil, nil
+		},
+	}
+	a.Flags.BoolVar(&cfg.Strict, FlagStrict, false,
+		"also report every bare Nak() on an error path, whatever the error's origin")
+	return a
+}
+
+// Method names the check and its fix use.
+const (
+	methodNakWithDelay = contract.MethodNakWithDelay
+	asRecipe           = "errors.As(%s, &rd)"
+)
+
+type checker struct {
+	pass *analysis.Pass
+	m    *contract.Model
+	cfg  *Config
+	at   token.Pos // position being checked, for internal errors
+}
+
+// funcNaks is the bare Naks of one function body, in source order.
+type funcNaks struct {
+	body *ast.BlockStmt
+	naks []contract.AckCall
+}
+
+func (c *checker) run() {
+	if c.pass.TypesInfo == nil {
+		return
+	}
+	for _, fn := range c.candidates() {
+		c.at = fn.body.Pos()
+		paths := c.m.ErrorPaths(fn.body)
+		for _, nak := range fn.naks {
+			c.at = nak.Call.Pos()
+			c.check(paths, nak)
+		}
+	}
+}
+
+// candidates returns the functions holding a bare Nak, so that only they
+// get a control-flow analysis.
+func (c *checker) candidates() []*funcNaks {
+	ins := c.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	byBody := make(map[*ast.BlockStmt]*funcNaks)
+	var out []*funcNaks
+	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
+			return true
+		}
+		c.at = n.Pos()
+		nak, ok := c.m.AsAckCall(n.(*ast.CallExpr))
+		if !ok || !nak.IsBareNak() {
+			return true
+		}
+		body := enclosingBody(stack)
+		if body == nil {
+			return true
+		}
+		fn := byBody[body]
+		if fn == nil {
+			fn = &funcNaks{body: body}
+			byBody[body] = fn
+			out = append(out, fn)
+		}
+		fn.naks = append(fn.naks, nak)
+		return true
+	})
+	return out
+}
+
+// enclosingBody returns the body of the innermost function around the
+// node at the top of stack.
+func enclosingBody(stack []ast.Node) *ast.BlockStmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch f := stack[i].(type) {
+		case *ast.FuncLit:
+			return f.Body
+		case *ast.FuncDecl:
+			return f.Body
+		}
+	}
+	return nil
+}
+
+// check reports nak when it is on a transient path (or, with -strict, on
+// an error path) and the delay is not known to be zero.
+func (c *checker) check(paths *contract.ErrorPaths, nak contract.AckCall) {
+	facts, ok := paths.At(nak.Call)
+	if !ok || facts.ZeroDelay {
+		return
+	}
+	switch {
+	case facts.Transient != nil:
+		c.reportTransient(nak, facts.Transient)
+	case c.cfg.Strict && facts.ErrorPath:
+		c.m.Report(c.pass, analysis.Diagnostic{
+			Pos:     nak.Call.Pos(),
+			End:     nak.Call.End(),
+			Message: "bare Nak on an error path redelivers at once: look up the error's retry delay and call NakWithDelay",
+		})
+	}
+}
+
+// reportTransient reports a bare Nak on a transient path, with the
+// NakWithDelay fix when the classification's delay is in scope.
+func (c *checker) reportTransient(nak contract.AckCall, t *contract.TransientPath) {
+	what := "a transient error"
+	if t.Err != nil {
+		what = "transient error " + t.Err.Name()
+	}
+	if !t.Classified {
+		what = "a retryable error"
+		if t.Err != nil {
+			what = "retryable error " + t.Err.Name()
+		}
+		if call, ok := t.Origin.(*ast.CallExpr); ok {
+			if name := calleeName(call); name != "" {
+				what += " from " + name
+			}
+		}
+	}
+	d := analysis.Diagnostic{Pos: nak.Call.Pos(), End: nak.Call.End()}
+	delay := c.m.DelayExpr(t, nak.Call.Pos())
+	if delay != "" {
+		d.Message = fmt.Sprintf("bare Nak redelivers %s at once and drops its retry delay: call NakWithDelay(%s)", what, delay)
+		if fix := c.fix(nak, delay); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+	} else {
+		arg := "err"
+		if t.Err != nil {
+			arg = t.Err.Name()
+		}
+		d.Message = fmt.Sprintf("bare Nak redelivers %s at once and drops its retry delay: look up the delay with "+asRecipe+
+			" and call NakWithDelay(rd.%s())", what, arg, c.m.Config().CarrierMethod)
+	}
+	if t.Origin != nil {
+		msg := "classified as transient here"
+		if !t.Classified {
+			msg = "retryable error produced here"
+		}
+		d.Related = []analysis.RelatedInformation{{Pos: t.Origin.Pos(), End: t.Origin.End(), Message: msg}}
+	}
+	c.m.Report(c.pass, d)
+}
+
+// fix replaces Nak(opts...) with NakWithDelay(delay, opts...) when the
+// receiver's NakWithDelay accepts that.
+func (c *checker) fix(nak contract.AckCall, delay string) *analysis.SuggestedFix {
+	sel, ok := ast.Unparen(nak.Call.Fun).(*ast.SelectorExpr)
+	if !ok || !c.acceptsDelay(nak) {
+		return nil
+	}
+	insert := delay
+	if len(nak.Call.Args) > 0 {
+		insert += ", "
+	}
+	return &analysis.SuggestedFix{
+		Message: fmt.Sprintf("Replace Nak with NakWithDelay(%s)", delay),
+		TextEdits: []analysis.TextEdit{
+			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(methodNakWithDelay)},
+			{Pos: nak.Call.Lparen + 1, End: nak.Call.Lparen + 1, NewText: []byte(insert)},
+		},
+	}
+}
+
+// acceptsDelay reports whether the message has NakWithDelay(time.Duration,
+// ...) that takes the Nak call's other arguments too.
+func (c *checker) acceptsDelay(nak contract.AckCall) bool {
+	info := c.pass.TypesInfo
+	recv := info.TypeOf(nak.Recv)
+	if recv == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(recv, true, c.pass.Pkg, methodNakWithDelay)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Params().Len() == 0 || !contract.IsDuration(sig.Params().At(0).Type()) {
+		return false
+	}
+	args := nak.Call.Args
+	switch {
+	case sig.Params().Len() == 1:
+		return len(args) == 0
+	case sig.Params().Len() == 2 && sig.Variadic():
+		if nak.Call.Ellipsis.IsValid() {
+			return len(args) == 1 && types.AssignableTo(info.TypeOf(args[0]), sig.Params().At(1).Type())
+		}
+		elem := sig.Params().At(1).Type().(*types.Slice).Elem()
+		for _, a := range args {
+			if !types.AssignableTo(info.TypeOf(a), elem) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// calleeName names the function a call invokes, for messages.
+func calleeName(call *ast.CallExpr) string {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	case *ast.IndexExpr:
+		return calleeName(&ast.CallExpr{Fun: f.X})
+	case *ast.IndexListExpr:
+		return calleeName(&ast.CallExpr{Fun: f.X})
+	}
+	return ""
+}

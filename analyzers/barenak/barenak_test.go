@@ -1,0 +1,86 @@
+package barenak_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retrylint/retrylint/analyzers/barenak"
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// testdata is the repository's shared GOPATH-style test tree (analysistest
+// needs an absolute path).
+var testdata = func() string {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}()
+
+func TestPositives(t *testing.T) {
+	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/a")
+}
+
+func TestNotReported(t *testing.T) {
+	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/notreported")
+}
+
+func TestAcrossPackages(t *testing.T) {
+	analysistest.Run(t, testdata, barenak.Analyzer,
+		"barenak/crosspkg/upstream", "barenak/crosspkg/middle", "barenak/crosspkg/downstream")
+}
+
+func TestTypeParams(t *testing.T) {
+	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/typeparams")
+}
+
+func TestBrokenCode(t *testing.T) {
+	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/broken")
+}
+
+func TestGeneratedSkipped(t *testing.T) {
+	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/generated")
+}
+
+func TestSuppression(t *testing.T) {
+	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/suppress")
+}
+
+func TestSuggestedFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata, barenak.Analyzer, "barenak/fix")
+}
+
+// TestStrict runs a barenak instance with -strict set; the default
+// Analyzer's configuration is left alone.
+func TestStrict(t *testing.T) {
+	a := barenak.New(contract.Analyzer)
+	if err := a.Flags.Set(barenak.FlagStrict, "true"); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, a, "barenak/strict")
+	if barenak.Analyzer.Flags.Lookup(barenak.FlagStrict).Value.String() != "false" {
+		t.Error("setting -strict on one instance changed the default Analyzer")
+	}
+}
+
+// TestStrictOffByDefault checks that the strict package's unknown-origin
+// Naks are quiet without the flag.
+func TestStrictOffByDefault(t *testing.T) {
+	results := analysistest.Run(&quiet{T: t}, testdata, barenak.Analyzer, "barenak/strict")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if strings.Contains(d.Message, "on an error path") {
+				t.Errorf("%s: reported without -strict: %s", r.Pass.Fset.Position(d.Pos), d.Message)
+			}
+		}
+	}
+}
+
+// quiet swallows analysistest's complaints about unmatched want comments.
+type quiet struct{ *testing.T }
+
+func (q *quiet) Errorf(format string, args ...any) {}

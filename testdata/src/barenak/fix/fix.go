@@ -1,0 +1,98 @@
+// Package fix proves the NakWithDelay suggested fix: the delay the
+// classification bound (d, or rd.RetryDelay() for a carrier variable)
+// replaces the bare Nak, keeping ack options; with no delay in scope, or a
+// message type without NakWithDelay, there is no fix.
+package fix
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"retrykit"
+)
+
+type Handler interface {
+	Handle(ctx context.Context, data []byte) error
+}
+
+type Acker interface {
+	Ack() error
+	Nak() error
+	Term() error
+}
+
+func produce() error {
+	return retrykit.RetryAfter(errors.New("busy"), time.Second)
+}
+
+func _(ctx context.Context, h Handler, msg jetstream.Msg) {
+	err := h.Handle(ctx, msg.Data())
+	if d, ok := retrykit.RetryDelay(err); ok {
+		msg.Nak() // want `call NakWithDelay\(d\)`
+		return
+	}
+	msg.Ack()
+}
+
+func _(ctx context.Context, h Handler, msg *nats.Msg) {
+	err := h.Handle(ctx, msg.Data)
+	delay, ok := retrykit.RetryDelay(err)
+	if !ok {
+		msg.Term()
+		return
+	}
+	_ = msg.Nak(nats.Context(ctx)) // want `call NakWithDelay\(delay\)`
+}
+
+func _(ctx context.Context, h Handler, msg *nats.Msg, opts ...nats.AckOpt) {
+	err := h.Handle(ctx, msg.Data)
+	if delay, ok := retrykit.RetryDelay(err); ok {
+		msg.Nak(opts...) // want `call NakWithDelay\(delay\)`
+	}
+}
+
+func _(ctx context.Context, h Handler, msg jetstream.Msg) {
+	err := h.Handle(ctx, msg.Data())
+	var rd retrykit.Retryable
+	if errors.As(err, &rd) {
+		msg.Nak() // want `call NakWithDelay\(rd\.RetryDelay\(\)\)`
+	}
+}
+
+func _(ctx context.Context, h Handler, msg jetstream.Msg) {
+	switch e := h.Handle(ctx, msg.Data()).(type) {
+	case *retrykit.TransientError:
+		msg.Nak() // want `call NakWithDelay\(e\.RetryDelay\(\)\)`
+	case nil:
+		msg.Ack()
+	}
+}
+
+// No delay in scope: the message says how to get it, no fix.
+func _(msg jetstream.Msg) {
+	if err := produce(); err != nil {
+		msg.Nak() // want `look up the delay with errors\.As\(err, &rd\)`
+	}
+}
+
+// No NakWithDelay on the message type: no fix.
+func _(ctx context.Context, h Handler, msg Acker, data []byte) {
+	err := h.Handle(ctx, data)
+	if d, ok := retrykit.RetryDelay(err); ok {
+		msg.Nak() // want `call NakWithDelay\(d\)`
+	}
+}
+
+// The delay variable is shadowed at the Nak: no fix.
+func _(ctx context.Context, h Handler, msg jetstream.Msg) {
+	err := h.Handle(ctx, msg.Data())
+	if d, ok := retrykit.RetryDelay(err); ok {
+		d := "later"
+		_ = d
+		msg.Nak() // want `look up the delay`
+	}
+}
