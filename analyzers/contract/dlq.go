@@ -60,7 +60,7 @@ type fieldStore struct {
 type DLQWrite struct {
 	Call *ast.CallExpr
 	// Name is the callee as written (js.Publish, s.dlq.Write, deadLetter),
-	// for messages.
+	// for messages; empty for a function literal called on the spot.
 	Name string
 	// ErrIndex is the index of the error result among the call's results,
 	// -1 when the call returns no error (a writer known through facts,
@@ -549,11 +549,11 @@ func InspectCalls(n ast.Node, f func(*ast.CallExpr) bool) {
 }
 
 // calleeName renders a callee expression for messages: js.Publish,
-// s.dlq.Write, deadLetter. Function literals render as "func literal".
+// s.dlq.Write, deadLetter; empty for a function literal.
 func calleeName(fun ast.Expr) string {
 	switch f := ast.Unparen(fun).(type) {
 	case *ast.FuncLit:
-		return "func literal"
+		return ""
 	case *ast.IndexExpr: // generic instantiation
 		return calleeName(f.X)
 	case *ast.IndexListExpr:

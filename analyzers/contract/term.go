@@ -32,7 +32,8 @@ type TermCall struct {
 	Msg ast.Expr
 	// Msgs are the message variables Msg derives from.
 	Msgs []*types.Var
-	// Name is Term, TermWithReason, or the helper as written.
+	// Name is Term, TermWithReason, or the helper as written; empty for a
+	// function literal called on the spot.
 	Name string
 	// Helper is set when the Term happens inside a called function or
 	// function literal.

@@ -79,11 +79,11 @@ const (
 
 // formats are the messages of each kind: the Term, then the DLQ write.
 var formats = [...]string{
-	termBefore:     "%s before the DLQ write %s: write the DLQ and check its error first; on failure NakWithDelay and return",
-	deferredAfter:  "%s before the deferred DLQ write %s runs: write the DLQ and check its error first; on failure NakWithDelay and return",
-	spawned:        "%s not ordered after the DLQ write %s started with go: write the DLQ synchronously and check its error first; on failure NakWithDelay and return",
-	failurePath:    "%s on the failure path of the DLQ write %s: on failure NakWithDelay and return instead of terminating",
-	uncheckedWrite: "%s after the DLQ write %s whose error is not checked: check its error first; on failure NakWithDelay and return",
+	termBefore:     "%s before the DLQ write%s: write the DLQ and check its error first; on failure NakWithDelay and return",
+	deferredAfter:  "%s before the deferred DLQ write%s runs: write the DLQ and check its error first; on failure NakWithDelay and return",
+	spawned:        "%s not ordered after the DLQ write%s started with go: write the DLQ synchronously and check its error first; on failure NakWithDelay and return",
+	failurePath:    "%s on the failure path of the DLQ write%s: on failure NakWithDelay and return instead of terminating",
+	uncheckedWrite: "%s after the DLQ write%s whose error is not checked: check its error first; on failure NakWithDelay and return",
 }
 
 // finding is the defect reported at one Term.
@@ -258,21 +258,28 @@ func (c *checker) report() {
 	sort.Slice(fs, func(i, j int) bool { return fs[i].term.call.Pos() < fs[j].term.call.Pos() })
 	for _, f := range fs {
 		t, w := f.term.term, f.write.write
-		subject := t.Name
-		if t.Helper {
+		subject, inner := t.Name, "the Term inside "+t.Name
+		switch {
+		case t.Helper && t.Name == "":
+			subject, inner = "call to a function literal that may Term the message", "the Term inside the function literal"
+		case t.Helper:
 			subject = "call to " + t.Name + " may Term the message"
+		}
+		write := " " + w.Name
+		if w.Name == "" {
+			write = " in a function literal"
 		}
 		d := analysis.Diagnostic{
 			Pos:     t.Call.Pos(),
 			End:     t.Call.End(),
-			Message: fmt.Sprintf(formats[f.kind], subject, w.Name),
+			Message: fmt.Sprintf(formats[f.kind], subject, write),
 			Related: []analysis.RelatedInformation{{
 				Pos: w.Call.Pos(), End: w.Call.End(), Message: "the DLQ write",
 			}},
 		}
 		if t.Helper && t.Inner.IsValid() {
 			d.Related = append(d.Related, analysis.RelatedInformation{
-				Pos: t.Inner, Message: "the Term inside " + t.Name,
+				Pos: t.Inner, Message: inner,
 			})
 		}
 		c.m.Report(c.pass, d)

@@ -144,7 +144,7 @@ func _(c *OrderConsumer, ctx context.Context, msg jetstream.Msg) error {
 			c.logger.Error("dead-letter", "err", err)
 		}
 	}()
-	return msg.Term() // want `Term before the deferred DLQ write func literal runs`
+	return msg.Term() // want `Term before the deferred DLQ write in a function literal runs`
 }
 
 // A DLQ write started with go is not ordered before the Term.
@@ -302,4 +302,14 @@ func _(nc *nats.Conn, msg *nats.Msg) error {
 	msg.Term() // want `Term before the DLQ write nc\.Request`
 	_, err := nc.Request("svc.deadletter.store", msg.Data, time.Second)
 	return err
+}
+
+// A function literal called on the spot that Terms, then the write.
+func _(c *OrderConsumer, ctx context.Context, msg jetstream.Msg) error {
+	func() { // want `call to a function literal that may Term the message before the DLQ write c\.publishDLQ`
+		if len(msg.Data()) == 0 {
+			msg.Term()
+		}
+	}()
+	return c.publishDLQ(ctx, msg)
 }
