@@ -83,3 +83,15 @@ func TestGeneratedSkipped(t *testing.T) {
 func TestSuppression(t *testing.T) {
 	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/suppress")
 }
+
+// TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title
+// line of at most 60 characters, then the body.
+func TestDoc(t *testing.T) {
+	title, body, _ := strings.Cut(termbeforedlq.Analyzer.Doc, "\n")
+	if !strings.HasPrefix(title, "termbeforedlq: ") || len(title) > 60 {
+		t.Errorf("title %q: want \"termbeforedlq: ...\" of at most 60 characters", title)
+	}
+	if !strings.Contains(body, "//retrylint:dlq") || !strings.Contains(body, "-retrycontract.dlq-funcs") {
+		t.Error("doc does not say how to opt in with //retrylint:dlq and -retrycontract.dlq-funcs")
+	}
+}

@@ -313,3 +313,12 @@ func _(c *OrderConsumer, ctx context.Context, msg jetstream.Msg) error {
 	}()
 	return c.publishDLQ(ctx, msg)
 }
+
+// A DLQ write that returns nothing, after the Term.
+func _(c *OrderConsumer, ctx context.Context, msg jetstream.Msg) error {
+	if err := msg.Term(); err != nil { // want `Term before the DLQ write c\.archive`
+		return err
+	}
+	c.archive(ctx, msg)
+	return nil
+}

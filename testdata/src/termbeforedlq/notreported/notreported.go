@@ -366,3 +366,40 @@ func _(c *Consumer, ctx context.Context, msg jetstream.Msg) error {
 	}
 	return c.replayDeadLetters(ctx)
 }
+
+// Term in one branch, the DLQ write in the other.
+func _(c *Consumer, ctx context.Context, msg jetstream.Msg, dup bool) error {
+	if dup {
+		return msg.Term()
+	} else if err := c.publishDLQ(ctx, msg); err != nil {
+		return msg.NakWithDelay(5 * time.Second)
+	}
+	return msg.Ack()
+}
+
+// The failure branch returns a wrapped error; the bus layer Naks it.
+func _(c *Consumer, ctx context.Context, msg jetstream.Msg) error {
+	if err := c.dlq.Write(ctx, msg.Data()); err != nil {
+		return fmt.Errorf("dead-letter %s: %w", msg.Subject(), err)
+	}
+	return msg.Term()
+}
+
+// A subject computed from the message, not a DLQ.
+func _(c *Consumer, ctx context.Context, msg jetstream.Msg) error {
+	msg.Term()
+	subject := msg.Subject() + ".processed"
+	_, err := c.js.Publish(ctx, subject, msg.Data())
+	return err
+}
+
+// A write started with go in one case, a Term in another.
+func _(c *Consumer, ctx context.Context, msg jetstream.Msg, a action) {
+	switch a {
+	case actDeadLetter:
+		go c.archive(ctx, msg)
+		msg.Ack()
+	case actTerm:
+		msg.Term()
+	}
+}
