@@ -40,19 +40,18 @@ var nonWriteVerbs = []string{
 
 // dlqState is what the model knows about DLQ writes in the package.
 type dlqState struct {
-	writers map[*types.Func]bool          // functions of the package that write a DLQ on some path
-	lits    map[*ast.FuncLit]bool         // memo: function literals whose body writes a DLQ
-	stores  map[*types.Var][]fieldStore   // stores into fields of a variable
-	msgDeps map[*types.Var][]*types.Var   // memo: message variables a variable derives from
-	seen    map[*types.Var]bool           // cycle guard of msgDeps
-	litDeps map[*ast.FuncLit][]*types.Var // memo: message variables a literal captures
+	writers map[*types.Func]bool        // functions of the package that write a DLQ on some path
+	lits    map[*ast.FuncLit]bool       // memo: function literals whose body writes a DLQ
+	stores  map[*types.Var][]fieldStore // stores into fields of a variable
+	msgDeps map[*types.Var][]*types.Var // memo: message variables a variable derives from
+	seen    map[*types.Var]bool         // cycle guard of msgDeps
 }
 
 // fieldStore is an assignment to a field (or element) of a variable:
 // v.Subject = e, v.Header["k"] = e, or an argument of a call on one of its
 // fields, v.Header.Set("k", e).
 type fieldStore struct {
-	field string // first selector after v, empty for index expressions and calls
+	field string // the field selected on v (Subject, or Header for v.Header["k"]); empty for v[i]
 	rhs   ast.Expr
 }
 

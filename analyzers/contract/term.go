@@ -180,18 +180,12 @@ func (m *Model) funcLitTerms(lit *ast.FuncLit) *litTermSet {
 			}
 		}
 		if hit && lt.site == token.NoPos {
-			lt.site = termSite(t)
+			lt.site = t.Call.Pos()
 		}
 		return true
 	})
 	slices.Sort(lt.params)
 	return lt
-}
-
-// termSite is the place to point at for a Term: the inner Term of a
-// direct call, or the call of the helper that Terms.
-func termSite(t TermCall) token.Pos {
-	return t.Call.Pos()
 }
 
 // paramVars returns the variables of a function type's parameters, in
@@ -241,7 +235,7 @@ func (m *Model) inferMayTerm(decls []*ast.FuncDecl) {
 					m.term.params[fn] = append(m.term.params[fn], i)
 					slices.Sort(m.term.params[fn])
 					if m.term.sites[fn] == token.NoPos {
-						m.term.sites[fn] = termSite(t)
+						m.term.sites[fn] = t.Call.Pos() // the Term, or the helper call that Terms
 					}
 					changed = true
 				}
