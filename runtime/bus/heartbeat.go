@@ -8,16 +8,23 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// slot is a worker's message in flight, seen by the heartbeat loop.
+// slot is a worker's message in flight, seen by the heartbeat loop. The
+// message path only swaps the message and bumps a generation under an
+// uncontended lock; it reads no clock.
 type slot struct {
-	mu    sync.Mutex
-	msg   jetstream.Msg
-	since time.Time // start, or the last heartbeat
+	mu  sync.Mutex
+	msg jetstream.Msg
+	gen uint64 // incremented for every message
+
+	// Owned by the heartbeat loop.
+	seenGen uint64
+	ticks   int // consecutive ticks that saw seenGen in flight
 }
 
 func (s *slot) begin(m jetstream.Msg) {
 	s.mu.Lock()
-	s.msg, s.since = m, time.Now()
+	s.msg = m
+	s.gen++
 	s.mu.Unlock()
 }
 
@@ -27,21 +34,33 @@ func (s *slot) end() {
 	s.mu.Unlock()
 }
 
-// beat sends InProgress for the slot's message if it has been held for the
-// interval since its start or last heartbeat.
-func (s *slot) beat(now time.Time, interval time.Duration) (jetstream.Msg, error) {
+// tick is called every half heartbeat interval. A message seen in flight at
+// three consecutive ticks has been held for at least one interval (and at
+// most one and a half): it gets an InProgress, and the count starts over.
+func (s *slot) tick() (jetstream.Msg, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.msg == nil || now.Sub(s.since) < interval {
+	if s.msg == nil {
+		s.ticks = 0
 		return nil, nil
 	}
-	s.since = now
+	if s.gen != s.seenGen {
+		s.seenGen, s.ticks = s.gen, 1
+		return nil, nil
+	}
+	s.ticks++
+	if s.ticks < 3 {
+		return nil, nil
+	}
+	s.ticks = 1
 	return s.msg, s.msg.InProgress()
 }
 
 // heartbeats keeps long-running messages from hitting their ack wait: every
-// half interval it sends InProgress for each message held for an interval.
-// The cost on the message path is one uncontended lock per message.
+// half interval it looks at each worker's message, and sends InProgress for
+// those held for an interval since they started or since their last
+// heartbeat. The interval is a third of the ack wait, so a heartbeat always
+// comes at least half an ack wait before the deadline.
 func (r *Runner) heartbeats(ctx context.Context) {
 	t := time.NewTicker(max(r.heartbeat/2, 5*time.Millisecond))
 	defer t.Stop()
@@ -49,9 +68,9 @@ func (r *Runner) heartbeats(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case now := <-t.C:
+		case <-t.C:
 			for i := range r.slots {
-				if m, err := r.slots[i].beat(now, r.heartbeat); err != nil {
+				if m, err := r.slots[i].tick(); err != nil {
 					r.log.Debug("bus: heartbeat", "subject", m.Subject(), "err", err)
 				}
 			}

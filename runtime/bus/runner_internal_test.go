@@ -75,8 +75,7 @@ func (f *fakeDLQ) Write(_ context.Context, e *dlq.Entry) error {
 	return nil
 }
 
-func testRunner(t *testing.T, j *journal, dead *fakeDLQ, h Handler) *Runner {
-	t.Helper()
+func testRunner(t testing.TB, j *journal, dead *fakeDLQ, h Handler) *Runner {
 	r := &Runner{
 		cfg:        DefaultConfig(),
 		dlq:        dead,

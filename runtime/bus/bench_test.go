@@ -1,0 +1,117 @@
+package bus_test
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/retrylint/retrylint/runtime/bus"
+	"github.com/retrylint/retrylint/runtime/dlq"
+	"github.com/retrylint/retrylint/runtime/natstest"
+)
+
+// benchPull is the pull buffer of both benchmarks, so they differ only in
+// what happens to each message.
+const benchPull = 100
+
+// benchSetup starts a server, publishes b.N messages and returns a consumer
+// over them and a DLQ store.
+func benchSetup(b *testing.B) (jetstream.Consumer, *dlq.Store) {
+	b.Helper()
+	srv := natstest.Start(b)
+	_, js := srv.MustConnect(b)
+	ctx := context.Background()
+	st, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	store, err := dlq.New(ctx, js)
+	if err != nil {
+		b.Fatal(err)
+	}
+	payload := []byte(`{"order":42,"amount":1999,"currency":"EUR"}`)
+	for range b.N {
+		if _, err := js.PublishAsync("orders.created", payload); err != nil {
+			b.Fatal(err)
+		}
+	}
+	select {
+	case <-js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		b.Fatal("publishing did not complete")
+	}
+	cons, err := st.CreateOrUpdateConsumer(ctx, bus.ConsumerConfig("bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cons, store
+}
+
+// BenchmarkConsume compares the throughput of a Runner with a bare jetstream
+// consume-and-ack loop on the same embedded server. The two run as
+// sub-benchmarks so that -count interleaves them, which keeps load on a
+// shared machine from favouring one.
+func BenchmarkConsume(b *testing.B) {
+	b.Run("bare", benchBareConsume)
+	b.Run("runner", benchRunner)
+}
+
+// benchBareConsume is the baseline: a jetstream Consume callback that acks
+// every message.
+func benchBareConsume(b *testing.B) {
+	cons, _ := benchSetup(b)
+	var n atomic.Int64
+	done := make(chan struct{})
+	b.ResetTimer()
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		if err := m.Ack(); err != nil {
+			b.Error(err)
+		}
+		if n.Add(1) == int64(b.N) {
+			close(done)
+		}
+	}, jetstream.PullMaxMessages(benchPull))
+	if err != nil {
+		b.Fatal(err)
+	}
+	<-done
+	b.StopTimer()
+	cc.Stop()
+}
+
+// benchRunner is the same work through a Runner: metadata, the decision
+// function, a handler that succeeds, the heartbeat slot, an observer, Ack.
+func benchRunner(b *testing.B) {
+	cons, store := benchSetup(b)
+	var n atomic.Int64
+	done := make(chan struct{})
+	r, err := bus.NewRunner(context.Background(), cons, store,
+		func(context.Context, bus.Msg) error { return nil },
+		bus.WithLogger(slog.New(slog.DiscardHandler)),
+		bus.WithPullMaxMessages(benchPull),
+		bus.WithObserver(func(ev bus.Event) {
+			if ev.Decision.Action != bus.ActionAck || ev.AckErr != nil {
+				b.Errorf("unexpected outcome %v %v", ev.Decision.Action, ev.AckErr)
+			}
+			if n.Add(1) == int64(b.N) {
+				close(done)
+			}
+		}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	b.ResetTimer()
+	go func() { stopped <- r.Run(ctx) }()
+	<-done
+	b.StopTimer()
+	cancel()
+	if err := <-stopped; err != nil {
+		b.Fatal(err)
+	}
+}
