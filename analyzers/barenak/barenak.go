@@ -104,7 +104,7 @@ func (c *checker) candidates() []*funcNaks {
 		if !ok || !nak.IsBareNak() {
 			return true
 		}
-		body := enclosingBody(stack)
+		body := contract.EnclosingBody(stack)
 		if body == nil {
 			return true
 		}
@@ -118,20 +118,6 @@ func (c *checker) candidates() []*funcNaks {
 		return true
 	})
 	return out
-}
-
-// enclosingBody returns the body of the innermost function around the
-// node at the top of stack.
-func enclosingBody(stack []ast.Node) *ast.BlockStmt {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch f := stack[i].(type) {
-		case *ast.FuncLit:
-			return f.Body
-		case *ast.FuncDecl:
-			return f.Body
-		}
-	}
-	return nil
 }
 
 // check reports nak when it is on a transient path (or, with -strict, on
@@ -166,7 +152,7 @@ func (c *checker) reportTransient(nak contract.AckCall, t *contract.TransientPat
 			what = "retryable error " + t.Err.Name()
 		}
 		if call, ok := t.Origin.(*ast.CallExpr); ok {
-			if name := calleeName(call); name != "" {
+			if name := contract.CalleeName(call); name != "" {
 				what += " from " + name
 			}
 		}
@@ -250,19 +236,4 @@ func (c *checker) acceptsDelay(nak contract.AckCall) bool {
 		return true
 	}
 	return false
-}
-
-// calleeName names the function a call invokes, for messages.
-func calleeName(call *ast.CallExpr) string {
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		return f.Name
-	case *ast.SelectorExpr:
-		return f.Sel.Name
-	case *ast.IndexExpr:
-		return calleeName(&ast.CallExpr{Fun: f.X})
-	case *ast.IndexListExpr:
-		return calleeName(&ast.CallExpr{Fun: f.X})
-	}
-	return ""
 }

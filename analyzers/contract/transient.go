@@ -326,3 +326,38 @@ func (m *Model) exportClassifierFacts() {
 		m.pass.ExportObjectFact(fn, &ClassifierFact{Kind: m.transient.classifiers[fn]})
 	}
 }
+
+// EnclosingBody returns the body of the innermost function declaration or
+// literal in an inspector stack: the body to pass to ErrorPaths for the
+// node on top of it.
+func EnclosingBody(stack []ast.Node) *ast.BlockStmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch f := stack[i].(type) {
+		case *ast.FuncLit:
+			return f.Body
+		case *ast.FuncDecl:
+			return f.Body
+		}
+	}
+	return nil
+}
+
+// CalleeName names the function or method a call invokes, for messages:
+// "process" for s.process(ctx), "Result" for Result[T](v); "" for calls of
+// computed func values.
+func CalleeName(call *ast.CallExpr) string {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(f.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(f.X)
+	}
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	}
+	return ""
+}

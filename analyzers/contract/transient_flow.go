@@ -582,8 +582,8 @@ func (p *pathAnalysis) markClassified(st *flowState, n ast.Node) {
 		}
 	}
 	if e, ok := n.(ast.Expr); ok {
-		if tag, ok := p.tagOf[e]; ok && !isNilExpr(info, e) && isErrorish(info.TypeOf(tag)) {
-			mark(tag)
+		if tag, ok := p.tagOf[e]; ok && !isNilExpr(info, e) {
+			mark(tag) // switch err { case ErrX: }, switch err.Error() { case "...": }
 		}
 	}
 	if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
@@ -598,10 +598,13 @@ func (p *pathAnalysis) markClassified(st *flowState, n ast.Node) {
 		case *ast.TypeAssertExpr:
 			mark(n.X)
 		case *ast.BinaryExpr:
-			if (n.Op == token.EQL || n.Op == token.NEQ) && !isNilExpr(info, n.X) && !isNilExpr(info, n.Y) &&
-				isErrorish(info.TypeOf(n.X)) && isErrorish(info.TypeOf(n.Y)) {
-				mark(n.X)
-				mark(n.Y)
+			// err == ErrX, err.Error() == "...", code(err) >= 500; not err != nil.
+			switch n.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				if !isNilExpr(info, n.X) && !isNilExpr(info, n.Y) {
+					mark(n.X)
+					mark(n.Y)
+				}
 			}
 		case *ast.CallExpr:
 			if p.inspectsError(n) {
@@ -615,7 +618,8 @@ func (p *pathAnalysis) markClassified(st *flowState, n ast.Node) {
 }
 
 // inspectsError reports whether a call taking an error can tell retry
-// intent apart: errors.As, errors.Is, or a result that is a bool or a delay.
+// intent apart: errors.As, errors.Is, or a result that is a bool, a delay
+// or an integer code.
 func (p *pathAnalysis) inspectsError(call *ast.CallExpr) bool {
 	if len(call.Args) == 0 {
 		return false
@@ -624,21 +628,34 @@ func (p *pathAnalysis) inspectsError(call *ast.CallExpr) bool {
 	if IsPkgFunc(fn, "errors", "As") || IsPkgFunc(fn, "errors", "Is") {
 		return true
 	}
+	if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" {
+		return false // Fprintf(w, "%v", err) returns a byte count, not a verdict
+	}
 	if tv, ok := p.m.info.Types[call.Fun]; ok && tv.IsType() {
 		return false
 	}
 	switch t := p.m.info.TypeOf(call).(type) {
 	case *types.Tuple:
 		for i := 0; i < t.Len(); i++ {
-			if isBool(t.At(i).Type()) || IsDuration(t.At(i).Type()) {
+			if isVerdict(t.At(i).Type()) {
 				return true
 			}
 		}
 	case nil:
 	default:
-		return isBool(t) || IsDuration(t)
+		return isVerdict(t)
 	}
 	return false
+}
+
+// isVerdict reports whether a value of type t can carry a verdict about an
+// error: a bool, a delay, an integer code.
+func isVerdict(t types.Type) bool {
+	if !isValid(t) {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsBoolean|types.IsInteger) != 0
 }
 
 // errVarsIn returns the error variables an expression mentions, outside

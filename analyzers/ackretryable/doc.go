@@ -1,0 +1,58 @@
+// Package ackretryable defines an Analyzer that reports a message
+// acknowledged in the error branch of a retryable producer's error before
+// the error was classified.
+//
+// # Analyzer ackretryable
+//
+// ackretryable: retry intent acknowledged away
+//
+// A retryable producer (a function that may return an error carrying
+// RetryDelay() time.Duration) tells the bus layer "not now, try again
+// later". Acknowledging the message in that error branch, without looking
+// at the error first, turns the transient fault into a terminal success:
+// the broker forgets the message, nothing is redelivered, and the work is
+// silently lost. From the queue's side it looks like success.
+//
+// ackretryable reports Ack, AckSync and DoubleAck on a message (*nats.Msg,
+// jetstream.Msg, or any type with Ack and Nak or Term) inside the error
+// branch of a retryable producer's error: code reached only while an error
+// variable holding a producer's result is non-nil
+// (if err := process(msg); err != nil { ... }, the rest of a function after
+// if err == nil { ...; return }, an if err != nil after a retry loop, a
+// switch case err != nil), before that branch rejoins the normal flow, with
+// no classification of that error in between. Wrapping the error with %w
+// keeps the branch; the producer may be declared in any package.
+//
+// A classification is any inspection of the error that can separate retry
+// intent from the rest: errors.As, errors.Is, a type switch or assertion,
+// a comparison (err == ErrDuplicate, err.Error() == "..."), a RetryDelay-style
+// lookup, or a call taking the error that returns a bool, a delay or an
+// integer code (a predicate). After one, acknowledging is a decision the
+// handler made, and ackretryable stays quiet: on the !ok side of
+// d, ok := RetryDelay(err) the error is permanent and Ack (or better, DLQ
+// and Term) is the contract's answer.
+//
+// Not reported: Ack on success paths; Ack after the error branch rejoined
+// the normal flow; Ack after a classification on any path that reaches it;
+// errors of unknown origin (interface methods, func values, parameters) and
+// errors no producer returns (decoding errors); an error replaced by one
+// that does not wrap it; deferred Acks and Acks in function literals,
+// which are judged on their own bodies; Nak, NakWithDelay, Term and
+// InProgress.
+//
+// Fix: classify the error before acknowledging. With
+// d, ok := RetryDelay(err) (or errors.As into a carrier), NakWithDelay(d)
+// the transient side and Ack or dead-letter the permanent one.
+//
+// Options: none of its own; the contract model's options (carrier method,
+// transient-predicate pattern) apply.
+//
+// Across packages: retryable producers come from the contract model's
+// facts, so a producer declared in another package, its wrappers, method
+// values and generic instantiations are all recognized.
+package ackretryable
+
+import _ "embed"
+
+//go:embed doc.go
+var docSource string
