@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/retryflatten"
+	"github.com/retrylint/retrylint/analyzers/termbeforedlq"
 )
 
 // Checks returns the checks built on model, a contract analyzer carrying
@@ -26,6 +27,7 @@ func Checks(model *analysis.Analyzer) []*analysis.Analyzer {
 func Default() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		retryflatten.Analyzer,
+		termbeforedlq.Analyzer,
 	}
 }
 
@@ -40,4 +42,5 @@ func Roots() []*analysis.Analyzer {
 // contract lists them.
 var constructors = []func(model *analysis.Analyzer) *analysis.Analyzer{
 	retryflatten.New,
+	termbeforedlq.New,
 }
