@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"sort"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -63,6 +64,7 @@ type Model struct {
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
 	litMemo   map[*ast.FuncLit]bool
+	litMu     sync.Mutex // checks run in parallel; MayBeRetryable and IsProducerCall fill litMemo
 
 	dlq       dlqState
 	term      termState

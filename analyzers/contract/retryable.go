@@ -30,6 +30,8 @@ func (m *Model) MayBeRetryable(e ast.Expr) bool {
 	if m.info == nil || e == nil {
 		return false
 	}
+	m.litMu.Lock()
+	defer m.litMu.Unlock()
 	t := &tracer{m: m, visited: make(map[*assignment]bool)}
 	return t.expr(e)
 }
@@ -38,6 +40,8 @@ func (m *Model) MayBeRetryable(e ast.Expr) bool {
 // function, method, method value or closure known to return retry
 // carriers).
 func (m *Model) IsProducerCall(call *ast.CallExpr) bool {
+	m.litMu.Lock()
+	defer m.litMu.Unlock()
 	t := &tracer{m: m, visited: make(map[*assignment]bool)}
 	return t.producerCall(call)
 }
