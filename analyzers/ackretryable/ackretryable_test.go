@@ -2,6 +2,7 @@ package ackretryable_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -46,4 +47,19 @@ func TestGeneratedSkipped(t *testing.T) {
 
 func TestSuppression(t *testing.T) {
 	analysistest.Run(t, testdata, ackretryable.Analyzer, "ackretryable/suppress")
+}
+
+// TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title
+// line of at most 60 characters, then a body that says what counts as a
+// classification.
+func TestDoc(t *testing.T) {
+	title, body, _ := strings.Cut(ackretryable.Analyzer.Doc, "\n")
+	if !strings.HasPrefix(title, "ackretryable: ") || len(title) > 60 {
+		t.Errorf("title %q: want \"ackretryable: ...\" of at most 60 characters", title)
+	}
+	for _, want := range []string{"errors.As", "errors.Is", "type switch", "Across packages"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("doc does not mention %s", want)
+		}
+	}
 }

@@ -29,8 +29,8 @@
 // lookup, or a call taking the error that returns a bool, a delay or an
 // integer code (a predicate). After one, acknowledging is a decision the
 // handler made, and ackretryable stays quiet: on the !ok side of
-// d, ok := RetryDelay(err) the error is permanent and Ack (or better, DLQ
-// and Term) is the contract's answer.
+// d, ok := RetryDelay(err) the error is permanent (the contract's answer is
+// a checked DLQ write, then Term; termbeforedlq checks that order).
 //
 // Not reported: Ack on success paths; Ack after the error branch rejoined
 // the normal flow; Ack after a classification on any path that reaches it;

@@ -84,3 +84,18 @@ func TestStrictOffByDefault(t *testing.T) {
 type quiet struct{ *testing.T }
 
 func (q *quiet) Errorf(format string, args ...any) {}
+
+// TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title
+// line of at most 60 characters, then a body that names the option and
+// says why a consumer BackOff is no excuse.
+func TestDoc(t *testing.T) {
+	title, body, _ := strings.Cut(barenak.Analyzer.Doc, "\n")
+	if !strings.HasPrefix(title, "barenak: ") || len(title) > 60 || strings.ToLower(title[:1]) != title[:1] {
+		t.Errorf("title %q: want \"barenak: ...\" of at most 60 characters", title)
+	}
+	for _, want := range []string{"-" + barenak.FlagStrict, "BackOff", "NakWithDelay(d)"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("doc does not mention %s", want)
+		}
+	}
+}

@@ -18,9 +18,9 @@
 // Nak does not adhere to AckWait or BackOff).
 //
 // barenak reports Nak() on a message (*nats.Msg, jetstream.Msg, or any
-// type with Ack and Nak or Term), and the legacy Nak(opts...) of *nats.Msg
-// whose options carry no delay, on a transient path: code reached only
-// when
+// type with Ack and Nak or Term), including the legacy Nak(opts...) of
+// *nats.Msg, whose ack options carry no delay, on a transient path: code
+// reached only when
 //
 //   - the ok of d, ok := RetryDelay(err) is true: any function, in any
 //     package, that returns (time.Duration, bool) and whose ok is true only

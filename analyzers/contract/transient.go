@@ -115,11 +115,11 @@ func (ep *ErrorPaths) At(call *ast.CallExpr) (facts PathFacts, ok bool) {
 	if st == nil {
 		return PathFacts{}, false
 	}
-	return st.facts(), true
+	return ep.p.facts(st), true
 }
 
 // facts summarizes a state, choosing deterministically among errors.
-func (s *flowState) facts() PathFacts {
+func (p *pathAnalysis) facts(s *flowState) PathFacts {
 	keys := make([]*types.Var, 0, len(s.errs))
 	for k := range s.errs {
 		keys = append(keys, k)
@@ -160,6 +160,9 @@ func (s *flowState) facts() PathFacts {
 				out.Transient = &TransientPath{Err: k}
 				if f.pOrigin != nil {
 					out.Transient.Origin = f.pOrigin
+				}
+				if k != nil && p.m.IsCarrier(k.Type()) {
+					out.Transient.Carrier = k // a non-nil carrier: its delay is at hand
 				}
 			}
 		}

@@ -96,3 +96,20 @@ func _(ctx context.Context, h Handler, msg jetstream.Msg) {
 		msg.Nak() // want `look up the delay`
 	}
 }
+
+// stockCheck returns a concrete carrier: a non-nil result is transient
+// and its delay is at hand.
+func stockCheck(sku string) *retrykit.TransientError {
+	if sku == "" {
+		return &retrykit.TransientError{Op: "stock", Delay: time.Second}
+	}
+	return nil
+}
+
+func _(msg jetstream.Msg) {
+	if te := stockCheck(string(msg.Data())); te != nil {
+		msg.Nak() // want `bare Nak redelivers retryable error te from stockCheck at once and drops its retry delay: call NakWithDelay\(te\.RetryDelay\(\)\)`
+		return
+	}
+	msg.Ack()
+}
