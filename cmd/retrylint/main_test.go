@@ -158,7 +158,7 @@ func TestExitStatusAndErrors(t *testing.T) {
 		{"bad regexp", []string{"-retrycontract.dlq-pattern=(dlq", "./examples/..."}, 2, "invalid regexp"},
 		{"bad function name", []string{"-retrycontract.dlq-funcs=deadLetter", "./examples/..."}, 2, "malformed function name"},
 		{"missing package", []string{"./no/such/dir/..."}, 1, "retrylint:"},
-		{"only other analyzers", []string{"-retryflatten=false", "./examples/..."}, 0, ""},
+		{"only the model, which reports nothing", []string{"-retrycontract", "./examples/..."}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, binary, tc.args...)
@@ -172,6 +172,20 @@ func TestExitStatusAndErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEnableFlags checks -NAME (only NAME) and -NAME=false (all but NAME).
+func TestEnableFlags(t *testing.T) {
+	only := run(t, binary, "-retryflatten", "./examples/...")
+	but := run(t, binary, "-retryflatten=false", "./examples/...")
+	for line := range strings.SplitSeq(strings.TrimSpace(only.stdout), "\n") {
+		if !strings.HasPrefix(line, "\t") && !strings.Contains(line, ": retryflatten: ") {
+			t.Errorf("-retryflatten printed another analyzer's finding: %s", line)
+		}
+	}
+	if strings.Contains(but.stdout, ": retryflatten: ") || but.stdout == "" {
+		t.Errorf("-retryflatten=false output:\n%s", but.stdout)
 	}
 }
 
