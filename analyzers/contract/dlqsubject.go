@@ -1,0 +1,208 @@
+package contract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// This file decides whether a publish call's subject names a dead-letter
+// queue: constant parts, concatenations, fmt.Sprintf formats, and the
+// subject set on a *nats.Msg value in the same function.
+
+// publishesToDLQ reports whether a publish call's subject names a DLQ.
+func (m *Model) publishesToDLQ(fn *types.Func, call *ast.CallExpr) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	params := sig.Params()
+	for i := 0; i < params.Len() && i < len(call.Args); i++ {
+		t := params.At(i).Type()
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return m.dlqSubject(call.Args[i], 0)
+		}
+		if isNATSMsg(t) {
+			return m.msgSubjectIsDLQ(call.Args[i], 0)
+		}
+	}
+	return false
+}
+
+// isNATSMsg reports whether t is nats.Msg or *nats.Msg.
+func isNATSMsg(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return isNamed(t, NATSPath, "Msg")
+}
+
+// dlqSubject reports whether a subject expression names a DLQ: one of its
+// constant parts (a constant, an operand of +, a fmt.Sprintf format or
+// constant argument) matches Config.DLQSubject, or it is a variable, field
+// or call whose name matches Config.DLQName. Local variables are traced to
+// their definitions.
+func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
+	if e == nil || depth > maxDepth {
+		return false
+	}
+	e = ast.Unparen(e)
+	if s, ok := ConstString(m.info, e); ok {
+		return m.cfg.DLQSubject.MatchString(s)
+	}
+	switch e := e.(type) {
+	case *ast.BinaryExpr:
+		return e.Op == token.ADD && (m.dlqSubject(e.X, depth+1) || m.dlqSubject(e.Y, depth+1))
+	case *ast.CallExpr:
+		fn := StaticCallee(m.info, e)
+		if IsPkgFunc(fn, "fmt", "Sprintf") || IsPkgFunc(fn, "strings", "Join") || IsPkgFunc(fn, "path", "Join") {
+			for _, a := range e.Args {
+				if m.dlqSubject(a, depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		name := calleeName(e.Fun)
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			name = name[i+1:]
+		}
+		return name != "" && m.cfg.DLQName.MatchString(name)
+	case *ast.SelectorExpr:
+		return m.cfg.DLQName.MatchString(e.Sel.Name)
+	case *ast.Ident:
+		if m.cfg.DLQName.MatchString(e.Name) {
+			return true
+		}
+		v, ok := m.info.Uses[e].(*types.Var)
+		if !ok {
+			return false
+		}
+		for _, a := range m.flow.reaching(v, e.Pos()) {
+			if a.index < 0 && a.rhs != nil && m.dlqSubject(a.rhs, depth+1) {
+				return true
+			}
+		}
+	case *ast.CompositeLit: // []string{"orders", "DLQ"} for strings.Join
+		for _, elt := range e.Elts {
+			if m.dlqSubject(elt, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// msgSubjectIsDLQ reports whether the subject set on a *nats.Msg value, in
+// the function that builds it, names a DLQ: nats.NewMsg(subject),
+// &nats.Msg{Subject: subject} or msg.Subject = subject.
+func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
+	if e == nil || depth > maxDepth {
+		return false
+	}
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		for _, elt := range e.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Subject" && m.dlqSubject(kv.Value, depth+1) {
+					return true
+				}
+			}
+		}
+	case *ast.CallExpr:
+		if IsPkgFunc(StaticCallee(m.info, e), NATSPath, "NewMsg") && len(e.Args) == 1 {
+			return m.dlqSubject(e.Args[0], depth+1)
+		}
+	case *ast.Ident:
+		v, ok := m.info.Uses[e].(*types.Var)
+		if !ok {
+			return false
+		}
+		for _, s := range m.fieldStores(v) {
+			if s.field == "Subject" && m.dlqSubject(s.rhs, depth+1) {
+				return true
+			}
+		}
+		for _, a := range m.flow.reaching(v, e.Pos()) {
+			if a.index < 0 && a.rhs != nil && m.msgSubjectIsDLQ(a.rhs, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldStores returns the stores into fields of v anywhere in the package
+// (v is a local variable in practice, so: in its function).
+func (m *Model) fieldStores(v *types.Var) []fieldStore {
+	if m.dlq.stores == nil {
+		m.dlq.stores = make(map[*types.Var][]fieldStore)
+		for _, f := range m.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.AssignStmt:
+					if len(n.Lhs) != len(n.Rhs) {
+						return true
+					}
+					for i, l := range n.Lhs {
+						if _, plain := ast.Unparen(l).(*ast.Ident); plain {
+							continue // a definition of v, which the flow index has
+						}
+						if root, field := m.storeRoot(l); root != nil {
+							m.dlq.stores[root] = append(m.dlq.stores[root], fieldStore{field, n.Rhs[i]})
+						}
+					}
+				case *ast.ExprStmt: // v.Header.Set("k", e), v.Header.Add(...)
+					call, ok := n.X.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+					if !ok {
+						return true
+					}
+					if root, _ := m.storeRoot(sel.X); root != nil && !m.IsMessage(root.Type()) {
+						for _, a := range call.Args {
+							m.dlq.stores[root] = append(m.dlq.stores[root], fieldStore{"", a})
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return m.dlq.stores[v]
+}
+
+// storeRoot returns the variable at the root of a field or element lvalue
+// (v.Subject, v.Header["k"]) and the first field selected, or nil.
+func (m *Model) storeRoot(e ast.Expr) (*types.Var, string) {
+	field := ""
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			field = x.Sel.Name
+			e = x.X
+			continue
+		case *ast.IndexExpr:
+			field = ""
+			e = x.X
+			continue
+		case *ast.StarExpr:
+			e = x.X
+			continue
+		case *ast.Ident:
+			v, _ := m.info.Uses[x].(*types.Var)
+			if v == nil || v.IsField() {
+				return nil, ""
+			}
+			return v, field
+		}
+		return nil, ""
+	}
+}
