@@ -270,3 +270,13 @@ func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
 	}
 	msg.Nak() // want `call NakWithDelay\(d\)`
 }
+
+// A func value's error is of unknown origin, but once classified it is
+// transient all the same.
+func (s *Service) _(ctx context.Context, msg jetstream.Msg, handle func(context.Context, []byte) error) error {
+	err := handle(ctx, msg.Data())
+	if d, ok := retrykit.RetryDelay(err); ok && d > time.Second {
+		return msg.Nak() // want `bare Nak redelivers transient error err at once and drops its retry delay: call NakWithDelay\(d\)`
+	}
+	return msg.Ack()
+}
