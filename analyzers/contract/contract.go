@@ -65,6 +65,7 @@ type Model struct {
 	wraps     map[*types.Func][]int
 	litMemo   map[*ast.FuncLit]bool
 	litMu     sync.Mutex // checks run in parallel; MayBeRetryable and IsProducerCall fill litMemo
+	dlqMu     sync.Mutex // the same for the DLQ and Term queries (queries.go)
 
 	dlq       dlqState
 	term      termState

@@ -75,13 +75,13 @@ type DLQWrite struct {
 // HasError reports whether the write returns an error that can be checked.
 func (w DLQWrite) HasError() bool { return w.ErrIndex >= 0 }
 
-// IsDLQWrite reports whether call writes a dead-letter queue.
-func (m *Model) IsDLQWrite(call *ast.CallExpr) bool {
-	_, ok := m.AsDLQWrite(call)
+// isDLQWrite reports whether call writes a dead-letter queue.
+func (m *Model) isDLQWrite(call *ast.CallExpr) bool {
+	_, ok := m.asDLQWrite(call)
 	return ok
 }
 
-// AsDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:
+// asDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:
 //
 //   - a call that returns an error and whose function, method or func-valued
 //     field or variable has a name matching Config.DLQName (OnDeadLetter,
@@ -99,7 +99,7 @@ func (m *Model) IsDLQWrite(call *ast.CallExpr) bool {
 //     some path, whatever it returns;
 //   - a call of a function literal, directly or through a local variable,
 //     whose body writes a DLQ.
-func (m *Model) AsDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
+func (m *Model) asDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
 	if m.info == nil || call == nil {
 		return DLQWrite{}, false
 	}
@@ -120,7 +120,7 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr, returnsError bool) bool {
 		return false
 	}
 	if fn := StaticCallee(m.info, call); fn != nil {
-		if m.IsDLQWriter(fn) {
+		if m.isDLQWriter(fn) {
 			return true
 		}
 		if !returnsError {
@@ -186,10 +186,10 @@ func (m *Model) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
 	return m.cfg.DLQName.MatchString(name)
 }
 
-// IsDLQWriter reports whether fn (any package) writes a DLQ on some path:
+// isDLQWriter reports whether fn (any package) writes a DLQ on some path:
 // it is named in Config.DLQFuncs, marked //retrylint:dlq, inferred for the
 // package under analysis, or carries a DLQWriterFact.
-func (m *Model) IsDLQWriter(fn *types.Func) bool {
+func (m *Model) isDLQWriter(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
@@ -312,7 +312,7 @@ func (m *Model) funcLitWritesDLQ(lit *ast.FuncLit) bool {
 func (m *Model) bodyWritesDLQ(body *ast.BlockStmt) bool {
 	found := false
 	InspectCalls(body, func(call *ast.CallExpr) bool {
-		if !found && m.IsDLQWrite(call) {
+		if !found && m.isDLQWrite(call) {
 			found = true
 		}
 		return !found

@@ -46,12 +46,12 @@ type TermCall struct {
 	Writes bool
 }
 
-// AsTerm recognizes a Term: msg.Term(), msg.TermWithReason(reason), a call
+// asTerm recognizes a Term: msg.Term(), msg.TermWithReason(reason), a call
 // of a function (any package) that may Term its message parameter with the
 // message as argument, or a call of a function literal (directly or
 // through a local variable) that Terms a message parameter or a message it
 // captures.
-func (m *Model) AsTerm(call *ast.CallExpr) (TermCall, bool) {
+func (m *Model) asTerm(call *ast.CallExpr) (TermCall, bool) {
 	if m.info == nil || call == nil {
 		return TermCall{}, false
 	}
@@ -65,9 +65,9 @@ func (m *Model) AsTerm(call *ast.CallExpr) (TermCall, bool) {
 		if _, isIface := recvIsInterface(fn); isIface {
 			return TermCall{}, false
 		}
-		for _, p := range m.MayTermParams(fn) {
+		for _, p := range m.mayTermParams(fn) {
 			if p < len(call.Args) {
-				return m.termCall(call, call.Args[p], calleeName(call.Fun), true, m.MayTermSite(fn), m.IsDLQWriter(fn)), true
+				return m.termCall(call, call.Args[p], calleeName(call.Fun), true, m.mayTermSite(fn), m.isDLQWriter(fn)), true
 			}
 		}
 		return TermCall{}, false
@@ -88,14 +88,14 @@ func (m *Model) AsTerm(call *ast.CallExpr) (TermCall, bool) {
 
 func (m *Model) termCall(call *ast.CallExpr, msg ast.Expr, name string, helper bool, inner token.Pos, writes bool) TermCall {
 	return TermCall{
-		Call: call, Msg: msg, Msgs: m.MessageDeps(msg), Name: name,
+		Call: call, Msg: msg, Msgs: m.messageDeps(msg), Name: name,
 		Helper: helper, Inner: inner, Writes: writes,
 	}
 }
 
-// MayTermParams returns the indexes of fn's message parameters that fn (any
+// mayTermParams returns the indexes of fn's message parameters that fn (any
 // package) may Term on some path, directly or through other helpers.
-func (m *Model) MayTermParams(fn *types.Func) []int {
+func (m *Model) mayTermParams(fn *types.Func) []int {
 	if fn == nil {
 		return nil
 	}
@@ -113,10 +113,10 @@ func (m *Model) MayTermParams(fn *types.Func) []int {
 	return nil
 }
 
-// MayTermSite returns where the may-Term helper fn first Terms its message
+// mayTermSite returns where the may-Term helper fn first Terms its message
 // (or calls the helper that does), or fn's own position when the exact
 // place is not known in this run.
-func (m *Model) MayTermSite(fn *types.Func) token.Pos {
+func (m *Model) mayTermSite(fn *types.Func) token.Pos {
 	if fn == nil {
 		return token.NoPos
 	}
@@ -159,7 +159,7 @@ func (m *Model) funcLitTerms(lit *ast.FuncLit) *litTermSet {
 	m.term.lits[lit] = lt // cycle guard
 	params := paramVars(m.info, lit.Type)
 	InspectCalls(lit.Body, func(call *ast.CallExpr) bool {
-		t, ok := m.AsTerm(call)
+		t, ok := m.asTerm(call)
 		if !ok {
 			return true
 		}
@@ -224,7 +224,7 @@ func (m *Model) inferMayTerm(decls []*ast.FuncDecl) {
 			}
 			params := paramVars(m.info, d.Type)
 			InspectCalls(d.Body, func(call *ast.CallExpr) bool {
-				t, ok := m.AsTerm(call)
+				t, ok := m.asTerm(call)
 				if !ok {
 					return true
 				}
@@ -273,12 +273,12 @@ func (m *Model) callMessageDeps(call *ast.CallExpr) []*types.Var {
 	return out
 }
 
-// MessageDeps returns the message variables e derives from: message
+// messageDeps returns the message variables e derives from: message
 // variables it names (or slices and maps of them), and those the local
 // variables it names were built from (data := msg.Data(),
 // dm := nats.NewMsg(...); dm.Data = msg.Data). The result is sorted by
 // position.
-func (m *Model) MessageDeps(e ast.Expr) []*types.Var {
+func (m *Model) messageDeps(e ast.Expr) []*types.Var {
 	return m.exprMessageDeps(e, nil, nil)
 }
 

@@ -6,6 +6,8 @@ package suite
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/ackretryable"
+	"github.com/retrylint/retrylint/analyzers/barenak"
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/retryflatten"
 	"github.com/retrylint/retrylint/analyzers/termbeforedlq"
@@ -28,6 +30,8 @@ func Default() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		retryflatten.Analyzer,
 		termbeforedlq.Analyzer,
+		barenak.Analyzer,
+		ackretryable.Analyzer,
 	}
 }
 
@@ -43,4 +47,6 @@ func Roots() []*analysis.Analyzer {
 var constructors = []func(model *analysis.Analyzer) *analysis.Analyzer{
 	retryflatten.New,
 	termbeforedlq.New,
+	barenak.New,
+	ackretryable.New,
 }
