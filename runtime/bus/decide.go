@@ -76,7 +76,9 @@ const (
 )
 
 // Config is what Decide needs besides the delivery. NewRunner builds it from
-// its options and the consumer's configuration.
+// its options and the consumer's configuration. A zero field means its
+// default, so that no Config, not even the zero one, can turn a failed DLQ
+// write into a bare Nak.
 type Config struct {
 	// MaxDeliveries is the delivery cap: a transient failure on delivery
 	// MaxDeliveries is dead-lettered, and a delivery past it is
@@ -111,6 +113,14 @@ func DefaultConfig() Config {
 		MaxNakDelay:          DefaultMaxNakDelay,
 		Backoff:              retry.DefaultPolicy(),
 	}
+}
+
+// cause returns the error that decides the delivery's fate.
+func (in *Input) cause() error {
+	if in.DecodeErr != nil {
+		return in.DecodeErr
+	}
+	return in.Err
 }
 
 // Input is the outcome of one delivery.
@@ -172,6 +182,38 @@ type Decision struct {
 // Every redelivery delay is capped at MaxNakDelay, then compensated for the
 // consumer's BackOff stretch (floor MinNakDelay for a positive delay).
 func Decide(in Input, cfg *Config) Decision {
+	c := cfg.withDefaults()
+	return c.decide(in)
+}
+
+// defaultPolicy backs a Config without a Backoff. Policies are immutable.
+var defaultPolicy = retry.DefaultPolicy()
+
+// withDefaults returns cfg with every zero field set to its default.
+func (cfg *Config) withDefaults() Config {
+	c := *cfg
+	if c.MaxDeliveries == 0 {
+		c.MaxDeliveries = DefaultMaxDeliveries
+	}
+	if c.PoisonThreshold == 0 {
+		c.PoisonThreshold = DefaultPoisonThreshold
+	}
+	if c.PoisonDelay <= 0 {
+		c.PoisonDelay = DefaultPoisonDelay
+	}
+	if c.DeadLetterRetryDelay <= 0 {
+		c.DeadLetterRetryDelay = DefaultDeadLetterRetryDelay
+	}
+	if c.MaxNakDelay <= 0 {
+		c.MaxNakDelay = DefaultMaxNakDelay
+	}
+	if c.Backoff == nil {
+		c.Backoff = defaultPolicy
+	}
+	return c
+}
+
+func (cfg *Config) decide(in Input) Decision {
 	n := in.NumDelivered
 	switch {
 	case in.DeadLetterErr != nil:

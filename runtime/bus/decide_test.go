@@ -220,3 +220,21 @@ func (f fakeData) Subject() string                           { return "test" }
 func (f fakeData) Data() []byte                              { return []byte(f) }
 func (f fakeData) Headers() nats.Header                      { return nil }
 func (f fakeData) Metadata() (*jetstream.MsgMetadata, error) { return &jetstream.MsgMetadata{}, nil }
+
+func TestDecideWithAZeroConfigUsesTheDefaults(t *testing.T) {
+	var zero bus.Config
+	d := bus.Decide(bus.Input{NumDelivered: 1, Ran: true, Err: io.EOF, DeadLetterErr: io.ErrClosedPipe}, &zero)
+	if d.Action != bus.ActionNakWithDelay || d.Delay != bus.DefaultDeadLetterRetryDelay {
+		t.Fatalf("failed DLQ write with a zero Config: %+v", d)
+	}
+	d = bus.Decide(bus.Input{NumDelivered: 1, Ran: true, Err: retry.Transient(io.EOF)}, &zero)
+	if d.Action != bus.ActionNakWithDelay || d.Delay < time.Second || d.Delay >= 1500*time.Millisecond {
+		t.Fatalf("policy delay with a zero Config: %+v", d)
+	}
+	if d := bus.Decide(bus.Input{NumDelivered: 99, Ran: true, Err: retry.RetryAfter(io.EOF, time.Second)}, &zero); d.Action != bus.ActionNakWithDelay {
+		t.Fatalf("delivery 99 of the default 100: %+v", d)
+	}
+	if d := bus.Decide(bus.Input{NumDelivered: 100, Ran: true, Err: retry.RetryAfter(io.EOF, time.Second)}, &zero); d.Action != bus.ActionDeadLetter {
+		t.Fatalf("delivery 100 of the default 100: %+v", d)
+	}
+}

@@ -57,10 +57,7 @@ func (f *failures) forget(seq uint64) {
 
 // evidence builds the DLQ entry of a dead-lettered delivery.
 func (r *Runner) evidence(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision, now time.Time) *dlq.Entry {
-	cause := in.Err
-	if in.DecodeErr != nil {
-		cause = in.DecodeErr
-	}
+	cause := in.cause()
 	e := &dlq.Entry{
 		Subject:      m.Subject(),
 		Stream:       md.Stream,

@@ -99,6 +99,7 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 	case h == nil:
 		return nil, fmt.Errorf("%w: nil handler", ErrInvalidOption)
 	}
+	r.cfg = r.cfg.withDefaults()
 	info, err := cons.Info(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("bus: consumer info: %w", err)
@@ -250,7 +251,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	s.begin(m)
 	defer s.end()
 	in := Input{NumDelivered: md.NumDelivered, Stopping: r.stopping.Load()}
-	d := Decide(in, &r.cfg)
+	d := r.cfg.decide(in)
 	var took time.Duration
 	if d.Action == ActionHandle {
 		var start time.Duration
@@ -267,12 +268,12 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 		} else {
 			in.Err = err
 		}
-		d = Decide(in, &r.cfg)
+		d = r.cfg.decide(in)
 	}
 	ev := Event{
 		Stream: md.Stream, Consumer: md.Consumer, Subject: m.Subject(),
 		StreamSeq: md.Sequence.Stream, NumDelivered: md.NumDelivered,
-		Err: errors.Join(in.DecodeErr, in.Err), HandlerTime: took,
+		Err: in.cause(), HandlerTime: took,
 	}
 	ev.Decision, ev.DeadLetterErr, ev.AckErr = r.apply(m, md, in, d)
 	if ev.AckErr != nil {
@@ -300,8 +301,9 @@ func (r *Runner) call(m jetstream.Msg) (err error) {
 }
 
 // apply carries out d on m. It returns the decision actually carried out
-// (another one when the DLQ write fails), the DLQ error and the ack error.
-func (r *Runner) apply(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (Decision, error, error) {
+// (another one when the DLQ write fails), the DLQ error and the error of the
+// acknowledgement.
+func (r *Runner) apply(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
 	switch d.Action {
 	case ActionAck:
 		if in.NumDelivered > 1 {
@@ -312,7 +314,7 @@ func (r *Runner) apply(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d D
 		if d.Class != ClassShutdown {
 			r.fails.record(md.Sequence.Stream, time.Now())
 			r.log.Debug("bus: redeliver", "seq", md.Sequence.Stream, "delivered", md.NumDelivered,
-				"class", d.Class, "delay", d.Requested, "sent", d.Delay, "err", errors.Join(in.DecodeErr, in.Err))
+				"class", d.Class, "delay", d.Requested, "sent", d.Delay, "err", in.cause())
 		}
 		return d, nil, nakAfter(m, d.Delay)
 	case ActionDeadLetter:
@@ -326,23 +328,25 @@ func (r *Runner) apply(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d D
 
 // nakAfter redelivers m after d: NakWithDelay for a positive delay, Nak for
 // exactly 0.
-func nakAfter(m jetstream.Msg, d time.Duration) error {
+func nakAfter(m jetstream.Msg, d time.Duration) (err error) {
 	if d > 0 {
-		return m.NakWithDelay(d)
+		err = m.NakWithDelay(d)
+	} else {
+		err = m.Nak()
 	}
-	return m.Nak()
+	return err
 }
 
 // deadLetter writes the DLQ, checks the write, and only then terminates m.
 // If the write fails, m is redelivered after the dead-letter retry delay and
 // is not terminated.
-func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (Decision, error, error) {
+func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
 	now := time.Now()
 	e := r.evidence(m, md, in, d, now)
 	final := r.serverMax > 0 && md.NumDelivered >= r.serverMax
 	if err := r.writeDLQ(m, e, final); err != nil {
 		in.DeadLetterErr = err
-		retryIn := Decide(in, &r.cfg)
+		retryIn := r.cfg.decide(in)
 		r.log.Error("bus: dead-letter write failed; message kept for redelivery", "seq", md.Sequence.Stream,
 			"class", d.Class, "retry_in", retryIn.Requested, "err", err)
 		return retryIn, err, m.NakWithDelay(retryIn.Delay)
