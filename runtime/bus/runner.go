@@ -243,14 +243,21 @@ func (r *Runner) receive(m jetstream.Msg) {
 
 // process handles one delivery from start to broker action.
 func (r *Runner) process(m jetstream.Msg, s *slot) {
-	md, err := m.Metadata()
-	if err != nil {
-		r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
-		return
+	// The success path needs only the delivery count and the stream
+	// sequence; every other path reads the full metadata.
+	n, seq, ok := ackInfo(m.Reply())
+	var md *jetstream.MsgMetadata
+	if !ok {
+		var err error
+		if md, err = m.Metadata(); err != nil {
+			r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
+			return
+		}
+		n, seq = md.NumDelivered, md.Sequence.Stream
 	}
 	s.begin(m)
 	defer s.end()
-	in := Input{NumDelivered: md.NumDelivered, Stopping: r.stopping.Load()}
+	in := Input{NumDelivered: n, Stopping: r.stopping.Load()}
 	d := r.cfg.decide(in)
 	var took time.Duration
 	if d.Action == ActionHandle {
@@ -263,21 +270,30 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 			took = monotonic() - start
 		}
 		in.Ran, in.Stopping = true, r.stopping.Load()
-		if de := (*DecodeError)(nil); errors.As(err, &de) {
-			in.DecodeErr = err
-		} else {
-			in.Err = err
+		if err != nil {
+			if de := (*DecodeError)(nil); errors.As(err, &de) {
+				in.DecodeErr = err
+			} else {
+				in.Err = err
+			}
 		}
 		d = r.cfg.decide(in)
 	}
+	if md == nil && d.Action != ActionAck {
+		var err error
+		if md, err = m.Metadata(); err != nil {
+			r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
+			return
+		}
+	}
 	ev := Event{
-		Stream: md.Stream, Consumer: md.Consumer, Subject: m.Subject(),
-		StreamSeq: md.Sequence.Stream, NumDelivered: md.NumDelivered,
+		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
+		StreamSeq: seq, NumDelivered: n,
 		Err: in.cause(), HandlerTime: took,
 	}
-	ev.Decision, ev.DeadLetterErr, ev.AckErr = r.apply(m, md, in, d)
+	ev.Decision, ev.DeadLetterErr, ev.AckErr = r.apply(m, seq, md, in, d)
 	if ev.AckErr != nil {
-		r.log.Warn("bus: acknowledgement failed; the server will redeliver", "action", ev.Decision.Action, "seq", md.Sequence.Stream, "err", ev.AckErr)
+		r.log.Warn("bus: acknowledgement failed; the server will redeliver", "action", ev.Decision.Action, "seq", seq, "err", ev.AckErr)
 	}
 	if r.observe != nil {
 		r.observe(ev)
@@ -303,11 +319,13 @@ func (r *Runner) call(m jetstream.Msg) (err error) {
 // apply carries out d on m. It returns the decision actually carried out
 // (another one when the DLQ write fails), the DLQ error and the error of the
 // acknowledgement.
-func (r *Runner) apply(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
+//
+// md is the message's full metadata; it may be nil for ActionAck only.
+func (r *Runner) apply(m jetstream.Msg, seq uint64, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
 	switch d.Action {
 	case ActionAck:
 		if in.NumDelivered > 1 {
-			r.fails.forget(md.Sequence.Stream)
+			r.fails.forget(seq)
 		}
 		return d, nil, m.Ack()
 	case ActionNakWithDelay, ActionNak:
@@ -322,7 +340,7 @@ func (r *Runner) apply(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d D
 	}
 	// ActionHandle cannot reach here: Decide returns it only before the
 	// handler ran. Leave the message for redelivery rather than guess.
-	r.log.Error("bus: no action decided; left for redelivery", "action", d.Action, "seq", md.Sequence.Stream)
+	r.log.Error("bus: no action decided; left for redelivery", "action", d.Action, "seq", seq)
 	return d, nil, nil
 }
 
