@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -155,30 +154,35 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.hctx = hctx
 	r.slots = make([]slot, r.concurrency)
 
-	var workers sync.WaitGroup
+	// Workers and background loops stop, in this order, when Run returns.
+	bgctx, bgcancel := context.WithCancel(hctx)
+	var wg sync.WaitGroup
+	defer func() {
+		if r.work != nil {
+			close(r.work) // Consume has returned: nothing sends any more
+		}
+		bgcancel()
+		wg.Wait()
+	}()
 	if r.concurrency > 1 {
 		r.work = make(chan jetstream.Msg)
 		for i := range r.concurrency {
-			workers.Go(func() {
+			wg.Go(func() {
 				for m := range r.work {
 					r.process(m, &r.slots[i])
 				}
 			})
 		}
 	}
-
-	bgctx, bgcancel := context.WithCancel(hctx)
-	defer bgcancel()
-	var bg sync.WaitGroup
 	if r.heartbeat > 0 {
-		bg.Go(func() { r.heartbeats(bgctx) })
+		wg.Go(func() { r.heartbeats(bgctx) })
 	}
 	if r.js != nil {
 		stop, err := r.captureAdvisories(bgctx)
 		if err != nil {
 			return err
 		}
-		defer stop()
+		defer func() { bgcancel(); stop() }()
 	}
 
 	fatal := make(chan error, 1)
@@ -209,6 +213,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.stopping.Store(true)
 	cc.Drain()
 	drain := time.NewTimer(r.drainTimeout)
+	defer drain.Stop()
 	select {
 	case <-cc.Closed():
 	case <-drain.C:
@@ -216,13 +221,6 @@ func (r *Runner) Run(ctx context.Context) error {
 		hcancel()
 		<-cc.Closed()
 	}
-	drain.Stop()
-	if r.work != nil {
-		close(r.work)
-	}
-	workers.Wait()
-	bgcancel()
-	bg.Wait()
 	return runErr
 }
 
@@ -230,174 +228,4 @@ func isFatal(err error) bool {
 	return errors.Is(err, jetstream.ErrConsumerDeleted) ||
 		errors.Is(err, jetstream.ErrConsumerNotFound) ||
 		errors.Is(err, jetstream.ErrConnectionClosed)
-}
-
-// receive is the Consume callback.
-func (r *Runner) receive(m jetstream.Msg) {
-	if r.work != nil {
-		r.work <- m
-		return
-	}
-	r.process(m, &r.slots[0])
-}
-
-// process handles one delivery from start to broker action.
-func (r *Runner) process(m jetstream.Msg, s *slot) {
-	// The success path needs only the delivery count and the stream
-	// sequence; every other path reads the full metadata.
-	n, seq, ok := ackInfo(m.Reply())
-	var md *jetstream.MsgMetadata
-	if !ok {
-		var err error
-		if md, err = m.Metadata(); err != nil {
-			r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
-			return
-		}
-		n, seq = md.NumDelivered, md.Sequence.Stream
-	}
-	s.begin(m)
-	defer s.end()
-	in := Input{NumDelivered: n, Stopping: r.stopping.Load()}
-	d := r.cfg.decide(in)
-	var took time.Duration
-	if d.Action == ActionHandle {
-		var start time.Duration
-		if r.observe != nil {
-			start = monotonic()
-		}
-		err := r.call(m)
-		if r.observe != nil {
-			took = monotonic() - start
-		}
-		in.Ran, in.Stopping = true, r.stopping.Load()
-		if err != nil {
-			if de := (*DecodeError)(nil); errors.As(err, &de) {
-				in.DecodeErr = err
-			} else {
-				in.Err = err
-			}
-		}
-		d = r.cfg.decide(in)
-	}
-	if md == nil && d.Action != ActionAck {
-		var err error
-		if md, err = m.Metadata(); err != nil {
-			r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
-			return
-		}
-	}
-	ev := Event{
-		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
-		StreamSeq: seq, NumDelivered: n,
-		Err: in.cause(), HandlerTime: took,
-	}
-	ev.Decision, ev.DeadLetterErr, ev.AckErr = r.apply(m, seq, md, in, d)
-	if ev.AckErr != nil {
-		r.log.Warn("bus: acknowledgement failed; the server will redeliver", "action", ev.Decision.Action, "seq", seq, "err", ev.AckErr)
-	}
-	if r.observe != nil {
-		r.observe(ev)
-	}
-}
-
-// epoch anchors monotonic.
-var epoch = time.Now()
-
-// monotonic reads only the monotonic clock, which is cheaper than time.Now.
-func monotonic() time.Duration { return time.Since(epoch) }
-
-// call runs the handler and turns a panic into a *PanicError.
-func (r *Runner) call(m jetstream.Msg) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &PanicError{Value: v, Stack: debug.Stack()}
-		}
-	}()
-	return r.handler(r.hctx, m)
-}
-
-// apply carries out d on m. It returns the decision actually carried out
-// (another one when the DLQ write fails), the DLQ error and the error of the
-// acknowledgement.
-//
-// md is the message's full metadata; it may be nil for ActionAck only.
-func (r *Runner) apply(m jetstream.Msg, seq uint64, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
-	switch d.Action {
-	case ActionAck:
-		if in.NumDelivered > 1 {
-			r.fails.forget(seq)
-		}
-		return d, nil, m.Ack()
-	case ActionNakWithDelay, ActionNak:
-		if d.Class != ClassShutdown {
-			r.fails.record(md.Sequence.Stream, time.Now())
-			r.log.Debug("bus: redeliver", "seq", md.Sequence.Stream, "delivered", md.NumDelivered,
-				"class", d.Class, "delay", d.Requested, "sent", d.Delay, "err", in.cause())
-		}
-		return d, nil, nakAfter(m, d.Delay)
-	case ActionDeadLetter:
-		return r.deadLetter(m, md, in, d)
-	}
-	// ActionHandle cannot reach here: Decide returns it only before the
-	// handler ran. Leave the message for redelivery rather than guess.
-	r.log.Error("bus: no action decided; left for redelivery", "action", d.Action, "seq", seq)
-	return d, nil, nil
-}
-
-// nakAfter redelivers m after d: NakWithDelay for a positive delay, Nak for
-// exactly 0.
-func nakAfter(m jetstream.Msg, d time.Duration) (err error) {
-	if d > 0 {
-		err = m.NakWithDelay(d)
-	} else {
-		err = m.Nak()
-	}
-	return err
-}
-
-// deadLetter writes the DLQ, checks the write, and only then terminates m.
-// If the write fails, m is redelivered after the dead-letter retry delay and
-// is not terminated.
-func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
-	now := time.Now()
-	e := r.evidence(m, md, in, d, now)
-	final := r.serverMax > 0 && md.NumDelivered >= r.serverMax
-	if err := r.writeDLQ(m, e, final); err != nil {
-		in.DeadLetterErr = err
-		retryIn := r.cfg.decide(in)
-		r.log.Error("bus: dead-letter write failed; message kept for redelivery", "seq", md.Sequence.Stream,
-			"class", d.Class, "retry_in", retryIn.Requested, "err", err)
-		return retryIn, err, m.NakWithDelay(retryIn.Delay)
-	}
-	r.fails.forget(md.Sequence.Stream)
-	if r.beforeTerm != nil {
-		r.beforeTerm(e)
-	}
-	r.log.Warn("bus: dead-lettered", "seq", md.Sequence.Stream, "subject", m.Subject(),
-		"delivered", md.NumDelivered, "class", d.Class, "reason", d.Reason, "err", e.Error)
-	return d, nil, m.Term()
-}
-
-// writeDLQ writes e, bounded by the dead-letter timeout. On the server's
-// final delivery (final), where a redelivery will never come, it keeps
-// retrying in process, holding the message with heartbeats, until the write
-// succeeds or the runner's handlers are canceled.
-func (r *Runner) writeDLQ(m jetstream.Msg, e *dlq.Entry, final bool) error {
-	for {
-		ctx, cancel := context.WithTimeout(r.hctx, r.dlqTimeout)
-		err := r.dlq.Write(ctx, e)
-		cancel()
-		if err == nil || !final {
-			return err
-		}
-		r.log.Error("bus: dead-letter write failed on the final delivery; retrying in process", "seq", e.StreamSeq, "err", err)
-		t := time.NewTimer(r.cfg.DeadLetterRetryDelay)
-		select {
-		case <-r.hctx.Done():
-			t.Stop()
-			return err
-		case <-t.C:
-		}
-		_ = m.InProgress() // the heartbeat loop also covers it; this is cheap insurance
-	}
 }
