@@ -63,7 +63,7 @@
 // # Long handlers and shutdown
 //
 // The ack wait of ConsumerConfig is 10 minutes. While a handler runs, the
-// runner sends InProgress every third of the ack wait. At shutdown it stops
+// runner sends InProgress about every third of the ack wait. At shutdown it stops
 // pulling, releases (Nak) buffered messages no handler has started, and
 // waits for running handlers up to a drain timeout.
 //
