@@ -1,0 +1,48 @@
+package natstest_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/retrylint/retrylint/runtime/natstest"
+)
+
+// TestRestartKeepsStateAndClientsReconnect: the file store survives a
+// restart on the same port, and a client made with Connect reconnects.
+func TestRestartKeepsStateAndClientsReconnect(t *testing.T) {
+	srv := natstest.Start(t)
+	nc, js := srv.MustConnect(t)
+	ctx := t.Context()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "S", Subjects: []string{"s"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, "s", []byte("kept")); err != nil {
+		t.Fatal(err)
+	}
+	url := srv.URL()
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if srv.URL() != url || srv.StoreDir() == "" {
+		t.Fatalf("URL %s → %s, store %q", url, srv.URL(), srv.StoreDir())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !nc.IsConnected() {
+		if time.Now().After(deadline) {
+			t.Fatal("client did not reconnect")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	st, err := js.Stream(ctx, "S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.GetMsg(ctx, 1)
+	if err != nil || string(m.Data) != "kept" {
+		t.Fatalf("after restart: %v, %v", m, err)
+	}
+	srv.Shutdown()
+	srv.Shutdown() // idempotent
+}
