@@ -50,7 +50,7 @@ type Entry struct {
 
 	// Why it was given up.
 	Deliveries   uint64        // delivery count at the time
-	FirstFailure time.Time     // first failure seen; zero if unknown
+	FirstFailure time.Time     // first failure the writer saw (bus: in this process; LastFailure if none earlier)
 	LastFailure  time.Time     // the failure that dead-lettered it
 	Class        string        // classification, such as "permanent"
 	RetryDelay   time.Duration // delay the error carried, if any
