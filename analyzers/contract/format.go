@@ -12,6 +12,7 @@ type Verb struct {
 	Verb   rune // 'v', 'w', 's', ...
 	Arg    int  // index of its operand among the arguments after the format, -1 if none
 	Offset int  // byte offset of the verb letter within the format text
+	Start  int  // byte offset of the verb's '%'
 }
 
 // ParseVerbs lists the verbs of format in order, with the operand each one
@@ -25,6 +26,7 @@ func ParseVerbs(format string) []Verb {
 		if format[i] != '%' {
 			continue
 		}
+		start := i
 		i++
 		if i < len(format) && format[i] == '%' {
 			continue
@@ -61,7 +63,7 @@ func ParseVerbs(format string) []Verb {
 			break
 		}
 		r := rune(format[i])
-		verbs = append(verbs, Verb{Verb: r, Arg: arg, Offset: i})
+		verbs = append(verbs, Verb{Verb: r, Arg: arg, Offset: i, Start: start})
 		arg++
 	}
 	return verbs

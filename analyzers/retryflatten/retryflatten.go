@@ -72,7 +72,7 @@ type flattening struct {
 	kind    kind
 	node    ast.Node // the call or literal to report at
 	operand ast.Expr // the error that is lost
-	verb    rune     // for verbFlatten
+	verb    string   // for verbFlatten: the directive as written, "%+v"
 	typ     types.Type
 	helper  *types.Func
 	fix     *analysis.SuggestedFix
@@ -255,7 +255,7 @@ func (c *checker) errorfFlattenings(call *ast.CallExpr) []flattening {
 		verb, hasVerb := verbFor(verbs, i)
 		if isErrorValue(info, c.m, arg) {
 			if hasVerb && verb.Verb != 'w' {
-				out = append(out, flattening{kind: verbFlatten, node: call, operand: arg, verb: verb.Verb,
+				out = append(out, flattening{kind: verbFlatten, node: call, operand: arg, verb: format[verb.Start : verb.Offset+1],
 					fix: c.verbFix(call, i, nil)})
 			}
 			continue
@@ -438,7 +438,7 @@ func (c *checker) report(fl flattening) {
 	d := analysis.Diagnostic{Pos: fl.node.Pos(), End: fl.node.End()}
 	switch fl.kind {
 	case verbFlatten:
-		d.Message = fmt.Sprintf("retryable error %s formatted with %%%c loses its retry delay: wrap it with %%w", name, fl.verb)
+		d.Message = fmt.Sprintf("retryable error %s formatted with %s loses its retry delay: wrap it with %%w", name, fl.verb)
 	case textFlatten:
 		d.Message = fmt.Sprintf("new error built from the text of retryable error %s loses its retry delay: wrap it with fmt.Errorf and %%w", name)
 	case fieldFlatten:

@@ -42,8 +42,13 @@ type result struct {
 
 func run(t *testing.T, name string, args ...string) result {
 	t.Helper()
+	return runIn(t, root, name, args...)
+}
+
+func runIn(t *testing.T, dir, name string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(name, args...)
-	cmd.Dir = root
+	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -219,5 +224,50 @@ func TestFixDiff(t *testing.T) {
 	after, _ := os.ReadFile(filepath.Join(root, "examples/orders/handlers/orders.go"))
 	if !bytes.Equal(before, after) {
 		t.Error("-diff modified the file")
+	}
+}
+
+// TestTypeErrors checks that a package with type errors is still analyzed
+// (the checks run despite errors, as in an editor), that the run says so in
+// one line, and that it ends with the failure status.
+func TestTypeErrors(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/broken\n\ngo 1.26\n",
+		"broken.go": `package broken
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+type busy struct{}
+
+func (busy) Error() string              { return "busy" }
+func (busy) RetryDelay() time.Duration { return time.Second }
+
+func reserve() error { return busy{} }
+
+func Handle() error { return fmt.Errorf("reserve: %v", reserve()) }
+
+func Broken() error { return errors.New(undefinedThing) }
+`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runIn(t, dir, binary, "./...")
+	if r.code != 1 {
+		t.Fatalf("exit status %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "broken.go:16:30: retryflatten: retryable error reserve() formatted with %v") {
+		t.Errorf("finding in the ill-typed package missing:\n%s", r.stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "type errors, findings may be incomplete") || !strings.Contains(lines[0], "undefinedThing") {
+		t.Errorf("stderr = %q, want one line naming the type error", r.stderr)
 	}
 }

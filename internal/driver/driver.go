@@ -141,16 +141,22 @@ func (r *runner) analyze(patterns []string) int {
 	if len(pkgs) == 0 {
 		return r.fail(ExitFailure, "no packages match %s", strings.Join(patterns, " "))
 	}
-	var loadErrs []packages.Error
+	// Packages that cannot be listed or parsed stop the run. Type errors do
+	// not: the checks run despite them (as in an editor) and report what
+	// they can, but the run still ends with the failure status, since its
+	// findings may be incomplete.
+	var fatal, typeErrs []packages.Error
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		loadErrs = append(loadErrs, p.Errors...)
-	})
-	if len(loadErrs) > 0 {
-		more := ""
-		if len(loadErrs) > 1 {
-			more = fmt.Sprintf(" (and %d more)", len(loadErrs)-1)
+		for _, e := range p.Errors {
+			if e.Kind == packages.TypeError {
+				typeErrs = append(typeErrs, e)
+			} else {
+				fatal = append(fatal, e)
+			}
 		}
-		return r.fail(ExitFailure, "packages failed to load: %s%s", loadErrs[0], more)
+	})
+	if len(fatal) > 0 {
+		return r.fail(ExitFailure, "packages failed to load: %s%s", fatal[0], andMore(len(fatal)))
 	}
 	graph, err := checker.Analyze(r.selected(), pkgs, nil)
 	if err != nil {
@@ -168,13 +174,23 @@ func (r *runner) analyze(patterns []string) int {
 	if !r.jsonOut {
 		printText(r.stdout, findings)
 	}
+	if len(typeErrs) > 0 {
+		fmt.Fprintf(r.stderr, "%s: type errors, findings may be incomplete: %s%s\n", r.progname, typeErrs[0], andMore(len(typeErrs)))
+	}
 	switch {
-	case len(failures) > 0:
+	case len(failures) > 0 || len(typeErrs) > 0:
 		return ExitFailure
 	case len(findings) > 0:
 		return ExitFindings
 	}
 	return ExitClean
+}
+
+func andMore(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(" (and %d more)", n-1)
+	}
+	return ""
 }
 
 // finding is one diagnostic, resolved to positions and deduplicated across

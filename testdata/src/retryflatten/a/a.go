@@ -106,12 +106,12 @@ func _(ctx context.Context, o Order) error {
 
 func _(ctx context.Context, o Order) error {
 	err := reserve(ctx, o)
-	return fmt.Errorf("reserve: %+v", err) // want `formatted with %v`
+	return fmt.Errorf("reserve: %+v", err) // want `formatted with %\+v`
 }
 
 func _(ctx context.Context, o Order) error {
 	err := reserve(ctx, o)
-	return fmt.Errorf("%[2]s: %[1]v", err, o.ID) // want `retryable error err formatted with %v`
+	return fmt.Errorf("%[2]s: %[1]v", err, o.ID) // want `retryable error err formatted with %\[1\]v`
 }
 
 func _(ctx context.Context, o Order) error {

@@ -36,5 +36,5 @@ func _(id string) error {
 // Not mechanical: %q and flags change the output, so no fix is offered.
 func _(id string) error {
 	err := process(id)
-	return fmt.Errorf("order %s: %+v", id, err) // want `formatted with %v`
+	return fmt.Errorf("order %s: %+v", id, err) // want `formatted with %\+v`
 }
