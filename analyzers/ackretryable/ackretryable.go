@@ -2,12 +2,10 @@ package ackretryable
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 )
@@ -28,13 +26,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 		RunDespiteErrors: true,
 		Run: func(pass *analysis.Pass) (_ any, err error) {
 			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model)}
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("%s: internal error at %s: %v", Name, pass.Fset.Position(c.at), r)
-				}
-			}()
-			c.run()
-			return nil, nil
+			return nil, contract.RunCheck(Name, pass, &c.at, c.run)
 		},
 	}
 }
@@ -45,55 +37,18 @@ type checker struct {
 	at   token.Pos // position being checked, for internal errors
 }
 
-// funcAcks is the Acks of one function body, in source order.
-type funcAcks struct {
-	body *ast.BlockStmt
-	acks []contract.AckCall
-}
-
 func (c *checker) run() {
 	if c.pass.TypesInfo == nil {
 		return
 	}
-	for _, fn := range c.candidates() {
-		c.at = fn.body.Pos()
-		paths := c.m.ErrorPaths(fn.body)
-		for _, ack := range fn.acks {
+	for _, fn := range c.m.AckCallsByBody(contract.AckCall.IsAck) {
+		c.at = fn.Body.Pos()
+		paths := c.m.ErrorPaths(fn.Body)
+		for _, ack := range fn.Calls {
 			c.at = ack.Call.Pos()
 			c.check(paths, ack)
 		}
 	}
-}
-
-// candidates returns the functions holding an Ack, AckSync or DoubleAck,
-// so that only they get a control-flow analysis.
-func (c *checker) candidates() []*funcAcks {
-	ins := c.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	byBody := make(map[*ast.BlockStmt]*funcAcks)
-	var out []*funcAcks
-	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if !push {
-			return true
-		}
-		c.at = n.Pos()
-		ack, ok := c.m.AsAckCall(n.(*ast.CallExpr))
-		if !ok || !ack.IsAck() {
-			return true
-		}
-		body := contract.EnclosingBody(stack)
-		if body == nil {
-			return true
-		}
-		fn := byBody[body]
-		if fn == nil {
-			fn = &funcAcks{body: body}
-			byBody[body] = fn
-			out = append(out, fn)
-		}
-		fn.acks = append(fn.acks, ack)
-		return true
-	})
-	return out
 }
 
 // check reports ack when every path to it is in the error branch of a

@@ -1,52 +1,27 @@
 package ackretryable_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/ackretryable"
+	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 )
 
-// testdata is the repository's shared GOPATH-style test tree (analysistest
-// needs an absolute path).
-var testdata = func() string {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		panic(err)
-	}
-	return dir
-}()
+var testdata = checktest.TestData()
 
-func TestPositives(t *testing.T) {
-	analysistest.Run(t, testdata, ackretryable.Analyzer, "ackretryable/a")
-}
-
-func TestNotReported(t *testing.T) {
-	analysistest.Run(t, testdata, ackretryable.Analyzer, "ackretryable/notreported")
+// TestStandardPackages runs the check over its standard test packages:
+// positives, look-alikes, generics, broken code, generated files and
+// suppression.
+func TestStandardPackages(t *testing.T) {
+	checktest.RunStandard(t, ackretryable.Analyzer)
 }
 
 func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, testdata, ackretryable.Analyzer,
 		"ackretryable/crosspkg/upstream", "ackretryable/crosspkg/middle", "ackretryable/crosspkg/downstream")
-}
-
-func TestTypeParams(t *testing.T) {
-	analysistest.Run(t, testdata, ackretryable.Analyzer, "ackretryable/typeparams")
-}
-
-func TestBrokenCode(t *testing.T) {
-	analysistest.Run(t, testdata, ackretryable.Analyzer, "ackretryable/broken")
-}
-
-func TestGeneratedSkipped(t *testing.T) {
-	analysistest.Run(t, testdata, ackretryable.Analyzer, "ackretryable/generated")
-}
-
-func TestSuppression(t *testing.T) {
-	analysistest.Run(t, testdata, ackretryable.Analyzer, "ackretryable/suppress")
 }
 
 // TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title

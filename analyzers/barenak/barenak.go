@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 )
@@ -42,13 +41,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 		RunDespiteErrors: true,
 		Run: func(pass *analysis.Pass) (_ any, err error) {
 			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model), cfg: cfg}
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("%s: internal error at %s: %v", Name, pass.Fset.Position(c.at), r)
-				}
-			}()
-			c.run()
-			return nil, nil
+			return nil, contract.RunCheck(Name, pass, &c.at, c.run)
 		},
 	}
 	a.Flags.BoolVar(&cfg.Strict, FlagStrict, false,
@@ -69,55 +62,18 @@ type checker struct {
 	at   token.Pos // position being checked, for internal errors
 }
 
-// funcNaks is the bare Naks of one function body, in source order.
-type funcNaks struct {
-	body *ast.BlockStmt
-	naks []contract.AckCall
-}
-
 func (c *checker) run() {
 	if c.pass.TypesInfo == nil {
 		return
 	}
-	for _, fn := range c.candidates() {
-		c.at = fn.body.Pos()
-		paths := c.m.ErrorPaths(fn.body)
-		for _, nak := range fn.naks {
+	for _, fn := range c.m.AckCallsByBody(contract.AckCall.IsBareNak) {
+		c.at = fn.Body.Pos()
+		paths := c.m.ErrorPaths(fn.Body)
+		for _, nak := range fn.Calls {
 			c.at = nak.Call.Pos()
 			c.check(paths, nak)
 		}
 	}
-}
-
-// candidates returns the functions holding a bare Nak, so that only they
-// get a control-flow analysis.
-func (c *checker) candidates() []*funcNaks {
-	ins := c.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	byBody := make(map[*ast.BlockStmt]*funcNaks)
-	var out []*funcNaks
-	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if !push {
-			return true
-		}
-		c.at = n.Pos()
-		nak, ok := c.m.AsAckCall(n.(*ast.CallExpr))
-		if !ok || !nak.IsBareNak() {
-			return true
-		}
-		body := contract.EnclosingBody(stack)
-		if body == nil {
-			return true
-		}
-		fn := byBody[body]
-		if fn == nil {
-			fn = &funcNaks{body: body}
-			byBody[body] = fn
-			out = append(out, fn)
-		}
-		fn.naks = append(fn.naks, nak)
-		return true
-	})
-	return out
 }
 
 // check reports nak when it is on a transient path (or, with -strict, on

@@ -1,7 +1,6 @@
 package barenak_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,45 +8,21 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/barenak"
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 )
 
-// testdata is the repository's shared GOPATH-style test tree (analysistest
-// needs an absolute path).
-var testdata = func() string {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		panic(err)
-	}
-	return dir
-}()
+var testdata = checktest.TestData()
 
-func TestPositives(t *testing.T) {
-	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/a")
-}
-
-func TestNotReported(t *testing.T) {
-	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/notreported")
+// TestStandardPackages runs the check over its standard test packages:
+// positives, look-alikes, generics, broken code, generated files and
+// suppression.
+func TestStandardPackages(t *testing.T) {
+	checktest.RunStandard(t, barenak.Analyzer)
 }
 
 func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, testdata, barenak.Analyzer,
 		"barenak/crosspkg/upstream", "barenak/crosspkg/middle", "barenak/crosspkg/downstream")
-}
-
-func TestTypeParams(t *testing.T) {
-	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/typeparams")
-}
-
-func TestBrokenCode(t *testing.T) {
-	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/broken")
-}
-
-func TestGeneratedSkipped(t *testing.T) {
-	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/generated")
-}
-
-func TestSuppression(t *testing.T) {
-	analysistest.Run(t, testdata, barenak.Analyzer, "barenak/suppress")
 }
 
 func TestSuggestedFixes(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/gob"
 	"flag"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,15 +12,10 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 )
 
-var testdata = func() string {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		panic(err)
-	}
-	return dir
-}()
+var testdata = checktest.TestData()
 
 func TestProducerFacts(t *testing.T) {
 	analysistest.Run(t, testdata, contract.Analyzer, "contract/producers/lib", "contract/producers/app")

@@ -30,13 +30,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 		FactTypes:        []analysis.Fact{new(FlattensFact)},
 		Run: func(pass *analysis.Pass) (_ any, err error) {
 			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model)}
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("%s: internal error at %s: %v", Name, pass.Fset.Position(c.at), r)
-				}
-			}()
-			c.run()
-			return nil, nil
+			return nil, contract.RunCheck(Name, pass, &c.at, c.run)
 		},
 	}
 }

@@ -8,25 +8,17 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 	"github.com/retrylint/retrylint/analyzers/termbeforedlq"
 )
 
-// testdata is the repository's shared GOPATH-style test tree (analysistest
-// needs an absolute path).
-var testdata = func() string {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		panic(err)
-	}
-	return dir
-}()
+var testdata = checktest.TestData()
 
-func TestPositives(t *testing.T) {
-	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/a")
-}
-
-func TestNotReported(t *testing.T) {
-	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/notreported")
+// TestStandardPackages runs the check over its standard test packages:
+// positives, look-alikes, generics, broken code, generated files and
+// suppression.
+func TestStandardPackages(t *testing.T) {
+	checktest.RunStandard(t, termbeforedlq.Analyzer)
 }
 
 func TestAcrossPackages(t *testing.T) {
@@ -66,22 +58,6 @@ func TestDLQFuncs(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.Run(t, testdata, termbeforedlq.New(contract.New(cfg)), "termbeforedlq/crosspkg/configured")
-}
-
-func TestTypeParams(t *testing.T) {
-	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/typeparams")
-}
-
-func TestBrokenCode(t *testing.T) {
-	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/broken")
-}
-
-func TestGeneratedSkipped(t *testing.T) {
-	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/generated")
-}
-
-func TestSuppression(t *testing.T) {
-	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/suppress")
 }
 
 // TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title

@@ -1,0 +1,58 @@
+package contract
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// RunCheck runs a check's body and turns a panic into an error that names
+// the analyzer and the position it was looking at (*at, which the body
+// keeps current), so that no input crashes a driver.
+func RunCheck(name string, pass *analysis.Pass, at *token.Pos, body func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: internal error at %s: %v", name, pass.Fset.Position(*at), r)
+		}
+	}()
+	body()
+	return nil
+}
+
+// BodyAckCalls is the ack calls of one function body, in source order.
+type BodyAckCalls struct {
+	Body  *ast.BlockStmt
+	Calls []AckCall
+}
+
+// AckCallsByBody groups the package's ack calls for which keep holds by
+// the function body (declaration or literal) that holds them, so that
+// checks build control-flow facts only for functions with a candidate.
+func (m *Model) AckCallsByBody(keep func(AckCall) bool) []*BodyAckCalls {
+	byBody := make(map[*ast.BlockStmt]*BodyAckCalls)
+	var out []*BodyAckCalls
+	m.inspector.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
+			return true
+		}
+		call, ok := m.AsAckCall(n.(*ast.CallExpr))
+		if !ok || !keep(call) {
+			return true
+		}
+		body := EnclosingBody(stack)
+		if body == nil {
+			return true
+		}
+		fn := byBody[body]
+		if fn == nil {
+			fn = &BodyAckCalls{Body: body}
+			byBody[body] = fn
+			out = append(out, fn)
+		}
+		fn.Calls = append(fn.Calls, call)
+		return true
+	})
+	return out
+}
