@@ -329,6 +329,12 @@ func (m *Model) varMessageDeps(v *types.Var) []*types.Var {
 	}
 	if v.Parent() != m.pkg.Scope() { // package variables: origin unknown
 		for _, a := range m.flow.defs[v] {
+			if m.IsMessage(v.Type()) && m.isMessageVar(a.rhs) {
+				// prev = msg copies a delivery, it builds nothing from it:
+				// in a loop prev is another delivery by the time it is
+				// used, so the two stay distinct messages.
+				continue
+			}
 			deps = m.exprMessageDeps(a.rhs, nil, deps)
 		}
 		for _, s := range m.fieldStores(v) {
@@ -338,6 +344,16 @@ func (m *Model) varMessageDeps(v *types.Var) []*types.Var {
 	delete(m.dlq.seen, v)
 	m.dlq.msgDeps[v] = deps
 	return deps
+}
+
+// isMessageVar reports whether e names a variable holding a message.
+func (m *Model) isMessageVar(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := m.info.Uses[id].(*types.Var)
+	return ok && m.IsMessage(v.Type())
 }
 
 // holdsMessages reports whether t is a message or a pointer, slice, array,

@@ -403,3 +403,24 @@ func _(c *Consumer, ctx context.Context, msg jetstream.Msg, a action) {
 		msg.Term()
 	}
 }
+
+func supersedeDLQ(ctx context.Context, m jetstream.Msg, cause error) error { return nil }
+
+// The write takes prev, an earlier delivery of the batch: prev = m copies a
+// delivery across the loop's back edge, it does not make prev the message
+// Termed in this iteration.
+func _(ctx context.Context, batch jetstream.MessageBatch) {
+	var prev jetstream.Msg
+	for m := range batch.Messages() {
+		if prev != nil {
+			if err := supersedeDLQ(ctx, prev, errors.New("superseded")); err != nil {
+				log.Printf("forward: %v", err)
+			}
+		}
+		if len(m.Data()) == 0 {
+			_ = m.Term()
+			continue
+		}
+		prev = m
+	}
+}
