@@ -16,7 +16,12 @@
 //     directly or through %w, errors.Join, wrapper types with Unwrap,
 //     helpers that return their error parameter wrapped, method values and
 //     closures; errors from interface methods and func values of unknown
-//     origin are unknown, and unknown is not retryable;
+//     origin are unknown, and unknown is not retryable. A local variable
+//     that a definition reaching the call binds to a known function, a
+//     method value (f := c.Reserve) or a function literal is not of
+//     unknown origin: producers are followed through method values and
+//     closures. Func values from parameters, struct fields or call results
+//     stay unknown;
 //   - messages: *nats.Msg, jetstream.Msg and any type with Ack() error and
 //     Nak() error or Term() error;
 //   - DLQ writes and the functions that make one on some path
