@@ -5,11 +5,14 @@ package notreported
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"log/slog"
+	"net/http"
+	"strconv"
 	"time"
 
 	"retrykit"
@@ -244,4 +247,88 @@ func _(ctx context.Context, o Order) error {
 	}
 	err = validate(o)
 	return fmt.Errorf("validate: %v", err)
+}
+
+// MultiWrap unwraps to several errors: errors.As walks all of them.
+type MultiWrap struct {
+	Op   string
+	Errs []error
+}
+
+func (e *MultiWrap) Error() string   { return e.Op }
+func (e *MultiWrap) Unwrap() []error { return e.Errs }
+
+func _(ctx context.Context, o Order) error {
+	return &MultiWrap{Op: "reserve", Errs: []error{reserve(ctx, o), ErrInventory}}
+}
+
+func _(ctx context.Context, o Order, attempt, max int) error {
+	err := reserve(ctx, o)
+	return fmt.Errorf("attempt %d/%d for order %s: %w", attempt, max, o.ID, err)
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	return fmt.Errorf("handler: %w", fmt.Errorf("reserve %s: %w", o.ID, err))
+}
+
+func _(ctx context.Context, o Order) error {
+	return errors.Join(fmt.Errorf("reserve: %w", reserve(ctx, o)), io.ErrShortWrite)
+}
+
+func _(status string) error {
+	return errors.New("inventory answered " + status)
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	d, ok := retrykit.RetryDelay(err)
+	if ok {
+		return fmt.Errorf("order %s: retry in %v: %w", o.ID, d, err)
+	}
+	return err
+}
+
+func _(data []byte) error {
+	var o Order
+	if err := json.Unmarshal(data, &o); err != nil {
+		return fmt.Errorf("decode order: %v", err)
+	}
+	return nil
+}
+
+func _(qty string) error {
+	if _, err := strconv.Atoi(qty); err != nil {
+		return &Deferred{Msg: "bad quantity: " + err.Error()}
+	}
+	return nil
+}
+
+func _(w http.ResponseWriter, ctx context.Context, o Order) {
+	if err := reserve(ctx, o); err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+	}
+}
+
+func _(errs []error) error {
+	for _, e := range errs {
+		if e != nil {
+			return fmt.Errorf("first failure: %v", e)
+		}
+	}
+	return nil
+}
+
+func _(ctx context.Context, o Order) error {
+	handle := func(err error) error { return fmt.Errorf("handled: %v", err) }
+	_ = handle
+	return fmt.Errorf("reserve: %w", reserve(ctx, o))
+}
+
+func _(ctx context.Context, o Order) []string {
+	var lines []string
+	if err := reserve(ctx, o); err != nil {
+		lines = append(lines, "reserve: "+err.Error())
+	}
+	return lines
 }
