@@ -33,7 +33,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		ResultType:       reflect.TypeFor[*Model](),
 		FactTypes: []analysis.Fact{
 			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
-			new(MayTermFact), new(ClassifierFact),
+			new(MayTermFact), new(ClassifierFact), new(RetryableVarFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -122,6 +122,9 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 func (m *Model) exportFacts() {
 	for _, fn := range sortedFuncs(m.producers) {
 		m.pass.ExportObjectFact(fn, new(ProducerFact))
+	}
+	for _, v := range m.retryableVars() {
+		m.pass.ExportObjectFact(v, new(RetryableVarFact))
 	}
 	for _, fn := range sortedKeys(m.wraps) {
 		params := append([]int(nil), m.wraps[fn]...)

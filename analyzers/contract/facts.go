@@ -18,6 +18,14 @@ type ProducerFact struct{}
 func (*ProducerFact) AFact()         {}
 func (*ProducerFact) String() string { return "retryable producer" }
 
+// RetryableVarFact marks a package-level error variable whose value may
+// hold a retry carrier (var ErrThrottled = retry.RetryAfter(...)), so that
+// other packages returning or wrapping it are producers too.
+type RetryableVarFact struct{}
+
+func (*RetryableVarFact) AFact()         {}
+func (*RetryableVarFact) String() string { return "retryable error value" }
+
 // WrapsFact marks a function that returns one of its error parameters
 // wrapped (with %w, errors.Join or an Unwrap-able wrapper), so a retryable
 // argument yields a retryable result.

@@ -103,6 +103,11 @@ func (t *tracer) expr(e ast.Expr) bool {
 		}
 	case *ast.CompositeLit:
 		return t.composite(e, false)
+	case *ast.SelectorExpr:
+		// pkg.ErrThrottled: a package-level variable of another package.
+		if v, ok := info.Uses[e.Sel].(*types.Var); ok && !v.IsField() && v.Pkg() != nil && v.Pkg() != t.m.pkg {
+			return t.m.pass.ImportObjectFact(v, new(RetryableVarFact))
+		}
 	}
 	return false
 }
@@ -331,6 +336,24 @@ func (m *Model) funcLitProduces(lit *ast.FuncLit) bool {
 	v := t.returnsRetryable(lit.Body, results)
 	m.litMemo[lit] = v
 	return v
+}
+
+// retryableVars returns the package-level error variables whose
+// package-level initialization may hold a retry carrier.
+func (m *Model) retryableVars() []*types.Var {
+	var out []*types.Var
+	scope := m.pkg.Scope()
+	for _, name := range scope.Names() {
+		v, ok := scope.Lookup(name).(*types.Var)
+		if !ok || !isErrorish(v.Type()) {
+			continue
+		}
+		t := &tracer{m: m, visited: make(map[*assignment]bool)}
+		if m.IsCarrier(v.Type()) || t.variable(v, token.Pos(1<<62)) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // inferProducers computes, to a fixpoint, which functions of the package

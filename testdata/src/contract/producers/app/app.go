@@ -17,3 +17,15 @@ func Reserve() error { // want Reserve:"retryable producer"
 func Plain() error {
 	return lib.Wrap("plain", fmt.Errorf("no carrier"))
 }
+
+func Throttle() error { // want Throttle:"retryable producer"
+	return lib.ErrThrottled
+}
+
+func Busy() error { // want Busy:"retryable producer"
+	return fmt.Errorf("app: %w", lib.ErrBusy)
+}
+
+func PlainValue() error {
+	return lib.ErrPlain
+}

@@ -104,3 +104,15 @@ func NotAnErrorResult() time.Duration {
 	d, _ := retrykit.RetryDelay(Direct())
 	return d
 }
+
+// Package-level error values.
+
+var ErrThrottled = retrykit.RetryAfter(errors.New("throttled"), 5*time.Second) // want ErrThrottled:"retryable error value"
+
+var ErrBusy error = &retrykit.TransientError{Op: "busy"} // want ErrBusy:"retryable error value"
+
+var ErrPlain = errors.New("plain")
+
+func Throttled() error { // want Throttled:"retryable producer"
+	return ErrThrottled
+}
