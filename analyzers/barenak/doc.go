@@ -36,6 +36,13 @@
 //     if err != nil after a retry loop. No explicit classification is
 //     needed there: the producer is known to return retry intent.
 //
+// A local variable that records the decision as a constant carries the
+// classification to where it is acted on: after act = retry on a
+// transient path (and other constants elsewhere), switch act { case
+// retry: }, if act == retry and, for a bool, if retry are transient paths
+// too. When a variable was assigned the classification's delay on every
+// path that chose retry (act, delay = retry, d), the fix uses it.
+//
 // A successful classification makes a path transient whatever the error's
 // origin (an interface method, a func value). if, switch, type switches,
 // early returns (if !ok { return }), && and || are followed. A path stops
@@ -46,7 +53,10 @@
 //
 // Not reported: NakWithDelay with any argument; Nak() where the delay is
 // known to be zero: guarded by d <= 0, d == 0, or the else of d > 0 (the
-// contract maps a zero delay to Nak()); any other bound, such as
+// contract maps a zero delay to Nak()), including a later classification
+// of the same, unchanged error after the positive delay was handled
+// (if d, ok := RetryDelay(err); ok && d > 0 { ...; return } followed by
+// if IsRetryable(err) { Nak() }); any other bound, such as
 // d < time.Minute, does not make a bare Nak() right. Nak() for an error of
 // unknown origin that was never classified (an interface method's, a func
 // value's, a parameter) unless -strict. A Nak() that some paths reach as

@@ -14,9 +14,13 @@ import (
 // case or assertion on a carrier type), or the error branch of a retryable
 // producer's error. A classification that fails, an error identified as
 // something else (errors.Is, ==, a non-carrier type), and replacing the error
-// with a new one end the path. The analysis is a forward dataflow over the
-// function's control-flow graph: a fact holds at a point when it holds on
-// every path that reaches it, so doubtful points stay out.
+// with a new one end the path. A local variable assigned a constant on a
+// transient path (act = retry) makes its tests for that constant
+// (switch act { case retry: }, if act == retry) transient when every path
+// that can pass them assigned it there (transient_values.go). The analysis
+// is a forward dataflow over the function's control-flow graph: a fact
+// holds at a point when it holds on every path that reaches it, so
+// doubtful points stay out.
 
 // transientState is what the model knows about classifiers in the package.
 type transientState struct {
@@ -59,7 +63,10 @@ type PathFacts struct {
 	// origin) or classified as transient.
 	ErrorPath bool
 	// ZeroDelay is set when a delay is known to be <= 0: guarded by d <= 0,
-	// d == 0, or the false side of d > 0.
+	// d == 0, or the false side of d > 0; or a classification of an error
+	// succeeded where, were it to, its delay is known to be <= 0: after
+	// the false side of ok && d > 0 (d, ok a classification of the same,
+	// unchanged error), or after a failed classification joined such paths.
 	ZeroDelay bool
 }
 

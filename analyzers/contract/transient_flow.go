@@ -19,6 +19,7 @@ const maxVisits = 64
 // flowState at the start of every block.
 type pathAnalysis struct {
 	m     *Model
+	body  *ast.BlockStmt
 	g     *cfg.CFG
 	entry []*flowState // per block index; nil when unreached
 
@@ -31,6 +32,7 @@ type pathAnalysis struct {
 	negated    map[*errTest]*errTest       // memo of negate
 	retryable  map[ast.Expr]*ast.CallExpr  // memo of mayBeRetryable: producer call or noCall
 	isRetrying map[ast.Expr]bool           // memo of mayBeRetryable
+	unfollowed map[*types.Var]bool         // memo of followed: addressed or assigned in a literal
 	converged  bool
 }
 
@@ -47,6 +49,7 @@ type nodeRef struct{ block, node int }
 func (m *Model) newPathAnalysis(body *ast.BlockStmt) *pathAnalysis {
 	p := &pathAnalysis{
 		m:          m,
+		body:       body,
 		tagOf:      make(map[ast.Expr]ast.Expr),
 		typeTests:  make(map[*cfg.Block]typeTest),
 		rangeVars:  make(map[ast.Expr]bool),
@@ -214,6 +217,9 @@ func (p *pathAnalysis) solve() {
 		for i, succ := range b.Succs {
 			st := out.clone()
 			p.edge(st, b, i)
+			if st.infeasible {
+				continue
+			}
 			if old := p.entry[succ.Index]; old != nil {
 				st = join(old, st)
 				if st.equal(old) {
@@ -264,6 +270,11 @@ func (p *pathAnalysis) transfer(st *flowState, n ast.Node) {
 		} else {
 			for _, id := range n.Names {
 				st.kill(p.varOf(id))
+			}
+			if len(n.Values) == 0 {
+				for _, id := range n.Names {
+					p.assignZero(st, p.varOf(id))
+				}
 			}
 		}
 	case *ast.IncDecStmt:
@@ -344,6 +355,7 @@ func (p *pathAnalysis) assignPairs(st *flowState, lhs, rhs []ast.Expr) {
 			st.tests[u.v] = u.test
 		}
 	}
+	p.assignConsts(st, lhs, rhs)
 }
 
 // assignTuple handles d, ok := RetryDelay(err) and x, ok := err.(T).
@@ -372,7 +384,7 @@ func (p *pathAnalysis) tupleTest(rhs, first ast.Expr) *errTest {
 	case *ast.CallExpr:
 		if fn := StaticCallee(p.m.info, e); fn != nil && p.m.ClassifierKind(fn) == DelayClassifier {
 			if arg := errorArg(p.m.info, fn, e); arg != nil && isErrorish(p.m.info.TypeOf(arg)) {
-				t = &errTest{err: p.errVar(arg), ifTrue: effTransient, ifFalse: effFailed, origin: e}
+				t = &errTest{err: p.errVar(arg), ifTrue: effTransient, ifFalse: effFailed, origin: e, exact: true}
 				if d := p.varOf(first); d != nil && IsDuration(d.Type()) {
 					t.delay = d
 				}
@@ -453,7 +465,7 @@ func (p *pathAnalysis) callTest(call *ast.CallExpr) *errTest {
 		t := &errTest{err: p.errVar(call.Args[0]), origin: call}
 		ptr, _ := info.TypeOf(call.Args[1]).(*types.Pointer)
 		if ptr != nil && p.m.IsCarrier(ptr.Elem()) {
-			t.ifTrue, t.ifFalse = effTransient, effFailed
+			t.ifTrue, t.ifFalse, t.exact = effTransient, effFailed, true
 			if u, ok := ast.Unparen(call.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
 				t.carrier = p.varOf(u.X)
 			}
@@ -472,7 +484,8 @@ func (p *pathAnalysis) callTest(call *ast.CallExpr) *errTest {
 	}
 	for _, a := range call.Args {
 		if isErrorish(info.TypeOf(a)) {
-			return &errTest{err: p.errVar(a), ifTrue: effTransient, ifFalse: effFailed, origin: call}
+			return &errTest{err: p.errVar(a), ifTrue: effTransient, ifFalse: effFailed, origin: call,
+				exact: fn != nil && p.m.ClassifierKind(fn) == PredicateClassifier}
 		}
 	}
 	return nil
@@ -545,12 +558,17 @@ func (p *pathAnalysis) errValue(st *flowState, rhs ast.Expr) errFacts {
 			wrapped = e.Args
 		}
 		var r errFacts
+		// errors.As on the wrapper finds the first carrier of the first
+		// operand that has one: its delay is <= 0 when every operand's is.
+		r.zeroDelay = len(wrapped) > 0
 		for _, w := range wrapped {
 			v := p.varOf(w)
 			if v == nil {
+				r.zeroDelay = false
 				continue
 			}
 			f := st.errs[v]
+			r.zeroDelay = r.zeroDelay && st.zeroDelay(v)
 			if f.transient && !r.transient {
 				r.transient, r.delay, r.carrier, r.tOrigin = true, f.delay, f.carrier, f.tOrigin
 			}
@@ -774,6 +792,9 @@ func (p *pathAnalysis) refine(st *flowState, cond ast.Expr, truth bool) {
 		if t := st.tests[v]; t != nil {
 			st.apply(t, truth)
 		}
+		if isBool(v.Type()) && p.followed(v) {
+			st.assume(v, boolKey(truth))
+		}
 		if truth {
 			for _, z := range st.pending[v] {
 				st.zero[z] = true
@@ -837,12 +858,21 @@ func (p *pathAnalysis) undecided(st *flowState, e *ast.BinaryExpr, truth bool) {
 		} else {
 			want = false
 		}
+		probe := newFlowState()
+		p.refine(probe, other, want)
+		// ok && d > 0 false, d and ok from a classification of err: the
+		// classification failed or found d <= 0, so any later success of a
+		// classification of the same value finds a delay <= 0.
+		if t := p.testOf(st, ok); t != nil && t.exact && t.ifTrue == effTransient && t.err != nil &&
+			((t.delay != nil && probe.zero[t.delay]) || (t.carrier != nil && probe.zero[t.carrier])) {
+			f := st.errs[t.err]
+			f.zeroDelay = true
+			st.errs[t.err] = f
+		}
 		v := p.varOf(ok)
 		if v == nil || !isBool(v.Type()) {
 			continue
 		}
-		probe := newFlowState()
-		p.refine(probe, other, want)
 		for z := range probe.zero {
 			st.pending[v] = appendUnique(st.pending[v], z)
 		}
@@ -889,6 +919,11 @@ func (p *pathAnalysis) compare(st *flowState, x ast.Expr, op token.Token, y ast.
 				}
 			}
 			return
+		}
+	}
+	if (op == token.EQL) == truth && (op == token.EQL || op == token.NEQ) {
+		if v, k := p.valueTest(x, y); v != nil {
+			st.assume(v, k)
 		}
 	}
 	if z := p.zeroBound(x, op, y, truth); z != nil {
@@ -985,6 +1020,7 @@ func (p *pathAnalysis) nilCheck(st *flowState, e ast.Expr, nonNil bool) {
 		}
 	} else {
 		f.nonNil, f.producer, f.transient = false, false, false
+		f.zeroDelay = v != nil // a nil error carries no retry intent
 	}
 	st.errs[v] = f
 }

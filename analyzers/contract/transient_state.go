@@ -30,6 +30,12 @@ type errTest struct {
 	delay   *types.Var // time.Duration variable bound to the classified delay
 	carrier *types.Var // carrier variable bound by the classification
 	origin  ast.Node   // the classifying expression
+	// exact is set when the test is the contract's own retry
+	// classification (a delay classifier, errors.As into a carrier, a
+	// predicate known by its fact): when it fails, the error is taken to
+	// carry no retry intent. Predicates known only by their name and type
+	// assertions (which look at the top of the chain only) are not exact.
+	exact bool
 }
 
 // errFacts is what is known about one error variable.
@@ -42,6 +48,12 @@ type errFacts struct {
 	producer  bool       // non-nil, and may hold a retryable producer's error
 	pOrigin   *ast.CallExpr
 	nonNil    bool
+	// zeroDelay: whenever a retry classification of the value succeeds,
+	// its delay is <= 0. It holds where an exact classification failed
+	// (the value carries no retry intent), on the false side of
+	// ok && d > 0, and after a join of such paths with transient ones
+	// whose delay is known to be <= 0.
+	zeroDelay bool
 
 	// May-facts.
 	excluded   bool // a classification failed or identified another error
@@ -51,6 +63,7 @@ type errFacts struct {
 func joinErrFacts(a, b errFacts) errFacts {
 	r := errFacts{
 		nonNil:     a.nonNil && b.nonNil,
+		zeroDelay:  a.zeroDelay && b.zeroDelay,
 		excluded:   a.excluded || b.excluded,
 		classified: a.classified || b.classified,
 	}
@@ -85,6 +98,11 @@ type flowState struct {
 	tests   map[*types.Var]*errTest     // must: a bool variable holds this test's result
 	zero    map[*types.Var]bool         // must: a delay (variable or carrier's delay) is <= 0
 	pending map[*types.Var][]*types.Var // must: when the bool variable is true, these delays are <= 0
+	vals    map[*types.Var]*valFacts    // must: what a local variable's constant value tells (transient_values.go)
+
+	// infeasible is set on an edge no path takes (a followed variable
+	// tested for a constant it is known not to hold); never joined.
+	infeasible bool
 }
 
 func newFlowState() *flowState {
@@ -93,6 +111,7 @@ func newFlowState() *flowState {
 		tests:   make(map[*types.Var]*errTest),
 		zero:    make(map[*types.Var]bool),
 		pending: make(map[*types.Var][]*types.Var),
+		vals:    make(map[*types.Var]*valFacts),
 	}
 }
 
@@ -110,6 +129,9 @@ func (s *flowState) clone() *flowState {
 	for k, v := range s.pending {
 		c.pending[k] = append([]*types.Var(nil), v...)
 	}
+	for k, v := range s.vals {
+		c.vals[k] = v.clone()
+	}
 	return c
 }
 
@@ -124,6 +146,15 @@ func join(a, b *flowState) *flowState {
 	for k, fb := range b.errs {
 		if _, done := a.errs[k]; !done {
 			if f := joinErrFacts(errFacts{}, fb); f != (errFacts{}) {
+				r.errs[k] = f
+			}
+		}
+	}
+	for _, s := range []*flowState{a, b} {
+		for k := range s.errs {
+			if k != nil && a.zeroDelay(k) && b.zeroDelay(k) {
+				f := r.errs[k]
+				f.zeroDelay = true
 				r.errs[k] = f
 			}
 		}
@@ -152,13 +183,34 @@ func join(a, b *flowState) *flowState {
 			r.pending[k] = both
 		}
 	}
+	joinVals(r, a, b)
 	return r
+}
+
+// zeroDelay reports whether, at s, a successful retry classification of
+// error variable k would find a delay <= 0: the value's zeroDelay fact, or
+// a transient value whose classified delay is known to be <= 0.
+func (s *flowState) zeroDelay(k *types.Var) bool {
+	f := s.errs[k]
+	if f.zeroDelay {
+		return true
+	}
+	if !f.transient {
+		return false
+	}
+	return s.zero[k] || (f.delay != nil && s.zero[f.delay]) || (f.carrier != nil && s.zero[f.carrier])
 }
 
 func (s *flowState) equal(o *flowState) bool {
 	if len(s.errs) != len(o.errs) || len(s.tests) != len(o.tests) ||
-		len(s.zero) != len(o.zero) || len(s.pending) != len(o.pending) {
+		len(s.zero) != len(o.zero) || len(s.pending) != len(o.pending) ||
+		len(s.vals) != len(o.vals) {
 		return false
+	}
+	for k, v := range s.vals {
+		if !v.equal(o.vals[k]) {
+			return false
+		}
 	}
 	for k, v := range s.errs {
 		if w, ok := o.errs[k]; !ok || w != v {
@@ -198,6 +250,8 @@ func (s *flowState) kill(v *types.Var) {
 	delete(s.tests, v)
 	delete(s.zero, v)
 	delete(s.pending, v)
+	delete(s.vals, v)
+	s.killInVals(v)
 	for k, t := range s.tests {
 		if t.err == v {
 			delete(s.tests, k) // it tested the old value
@@ -229,8 +283,14 @@ func (s *flowState) apply(t *errTest, truth bool) {
 	case effTransient:
 		f.transient, f.nonNil = true, true
 		f.delay, f.carrier, f.tOrigin = t.delay, t.carrier, t.origin
+		if f.zeroDelay && t.err != nil {
+			s.zero[t.err] = true // the error's delay, whichever way it is read
+		}
 	case effFailed:
 		f.transient, f.producer, f.excluded = false, false, true
+		if t.exact && t.err != nil {
+			f.zeroDelay = true // no retry intent: any later success finds none
+		}
 	case effIdentified:
 		f.producer, f.excluded, f.nonNil = false, true, true
 	default:

@@ -1,6 +1,8 @@
 // Package a holds the shapes barenak must report: a bare Nak() on a
 // transient path, where the error's retry delay is known or derivable and
-// is dropped, so the server redelivers at once.
+// is dropped, so the server redelivers at once; also where the path is
+// transient through an action variable set to retry only after a
+// successful classification.
 package a
 
 import (
@@ -279,4 +281,101 @@ func (s *Service) _(ctx context.Context, msg jetstream.Msg, handle func(context.
 		return msg.Nak() // want `bare Nak redelivers transient error err at once and drops its retry delay: call NakWithDelay\(d\)`
 	}
 	return msg.Ack()
+}
+
+// The earlier bound is not a zero delay: d <= time.Minute may be positive.
+func (s *Service) _(msg jetstream.Msg, err error) {
+	if d, ok := retrykit.RetryDelay(err); ok && d > time.Minute {
+		_ = msg.NakWithDelay(d)
+		return
+	}
+	if retrykit.IsRetryable(err) {
+		_ = msg.Nak() // want `bare Nak redelivers transient error err at once and drops its retry delay: look up the delay with errors\.As\(err, &rd\)`
+	}
+}
+
+// A type assertion sees the top of the chain only: a wrapped carrier with
+// a positive delay reaches the Nak.
+func (s *Service) _(msg jetstream.Msg, err error) {
+	if rd, ok := err.(retrykit.Retryable); ok && rd.RetryDelay() > 0 {
+		_ = msg.NakWithDelay(rd.RetryDelay())
+		return
+	}
+	if retrykit.IsRetryable(err) {
+		_ = msg.Nak() // want `bare Nak redelivers transient error err at once`
+	}
+}
+
+// An action variable: retry is chosen only where RetryDelay succeeded, and
+// delay holds its delay.
+func (s *Service) _(msg jetstream.Msg, err error) {
+	const ack, retry, dead = 0, 1, 2
+	act, delay := ack, time.Duration(0)
+	if err != nil {
+		if d, ok := retrykit.RetryDelay(err); ok {
+			act, delay = retry, d
+		} else {
+			act = dead
+		}
+	}
+	switch act {
+	case retry:
+		_ = msg.Nak() // want `bare Nak redelivers transient error err at once and drops its retry delay: call NakWithDelay\(delay\)`
+	case dead:
+		_ = msg.Term()
+	default:
+		_ = msg.Ack()
+	}
+	_ = delay
+}
+
+type action int
+
+const (
+	actAck action = iota
+	actRetry
+	actDead
+)
+
+func (s *Service) _(msg jetstream.Msg, err error) {
+	var act action
+	var rd retrykit.Retryable
+	switch {
+	case err == nil:
+	case errors.As(err, &rd):
+		act = actRetry
+	default:
+		act = actDead
+	}
+	if act == actRetry {
+		_ = msg.Nak() // want `call NakWithDelay\(rd\.RetryDelay\(\)\)`
+	}
+}
+
+// The delay variable is not set on every path that chooses retry: the
+// message says how to get the delay.
+func (s *Service) _(msg jetstream.Msg, err error) {
+	const ack, retry = 0, 1
+	act, delay := ack, time.Duration(0)
+	if d, ok := retrykit.RetryDelay(err); ok && d > time.Second {
+		act, delay = retry, d
+	} else if ok {
+		act = retry
+	}
+	if act == retry {
+		_ = msg.Nak() // want `look up the delay with errors\.As\(err, &rd\) and call NakWithDelay\(rd\.RetryDelay\(\)\)`
+	}
+	_ = delay
+}
+
+func (s *Service) _(msg jetstream.Msg, err error) {
+	retry := false
+	if retrykit.IsRetryable(err) {
+		retry = true
+	}
+	if retry {
+		_ = msg.Nak() // want `bare Nak redelivers transient error err at once`
+		return
+	}
+	_ = msg.Term()
 }

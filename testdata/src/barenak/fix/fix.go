@@ -113,3 +113,25 @@ func _(msg jetstream.Msg) {
 	}
 	msg.Ack()
 }
+
+// An action variable: delay holds the classification's delay wherever
+// retry is chosen.
+func _(ctx context.Context, h Handler, msg jetstream.Msg) {
+	const ack, retry, dead = 0, 1, 2
+	act, delay := ack, time.Duration(0)
+	if err := h.Handle(ctx, msg.Data()); err != nil {
+		if d, ok := retrykit.RetryDelay(err); ok {
+			act, delay = retry, d
+		} else {
+			act = dead
+		}
+	}
+	switch act {
+	case retry:
+		_ = msg.Nak() // want `call NakWithDelay\(delay\)`
+	case dead:
+		_ = msg.Term()
+	default:
+		_ = msg.Ack()
+	}
+}

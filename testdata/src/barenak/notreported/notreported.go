@@ -1,8 +1,10 @@
 // Package notreported holds look-alikes barenak must not report:
 // NakWithDelay with any delay, a bare Nak() where the delay is known to be
-// zero, errors of unknown origin that were never classified, failed or
-// other classifications, replaced errors, success paths, deferred and
-// spawned Naks, and Nak methods on types that are not messages.
+// zero (also after the positive delay was handled above), errors of
+// unknown origin that were never classified, failed or other
+// classifications, replaced errors, success paths, action variables set to
+// retry on doubtful paths or changed out of sight, deferred and spawned
+// Naks, and Nak methods on types that are not messages.
 package notreported
 
 import (
@@ -280,4 +282,164 @@ func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
 	default:
 		msg.Nak()
 	}
+}
+
+// The positive delay returned above: a later classification of the same
+// error that succeeds finds a delay <= 0.
+func (s *Service) _(msg jetstream.Msg, err error) {
+	if d, ok := retrykit.RetryDelay(err); ok && d > 0 {
+		_ = msg.NakWithDelay(d)
+		return
+	}
+	if retrykit.IsRetryable(err) {
+		_ = msg.Nak()
+		return
+	}
+	_ = msg.Term()
+}
+
+func (s *Service) _(msg jetstream.Msg, err error) {
+	if d, ok := retrykit.RetryDelay(err); ok {
+		if d > 0 {
+			_ = msg.NakWithDelay(d)
+			return
+		}
+	}
+	if retrykit.IsRetryable(err) {
+		_ = msg.Nak()
+	}
+}
+
+func (s *Service) _(msg jetstream.Msg, err error) {
+	var rd retrykit.Retryable
+	if errors.As(err, &rd) && rd.RetryDelay() > 0 {
+		_ = msg.NakWithDelay(rd.RetryDelay())
+		return
+	}
+	if d, ok := retrykit.RetryDelay(err); ok {
+		_ = msg.Nak()
+		_ = d
+	}
+}
+
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	err := s.reserve(ctx, Order{})
+	if err != nil {
+		if d, ok := retrykit.RetryDelay(err); ok && d > 0 {
+			_ = msg.NakWithDelay(d)
+			return
+		}
+	}
+	if retrykit.IsRetryable(err) {
+		_ = msg.Nak()
+	}
+}
+
+// An action variable set to retry only where the delay is zero, or where
+// the error was never classified, or on both transient and other paths.
+func (s *Service) _(msg jetstream.Msg, err error) {
+	const ack, retry, dead = 0, 1, 2
+	act := ack
+	if err != nil {
+		if d, ok := retrykit.RetryDelay(err); ok && d <= 0 {
+			act = retry
+		} else {
+			act = dead
+		}
+	}
+	switch act {
+	case retry:
+		_ = msg.Nak()
+	case dead:
+		_ = msg.Term()
+	default:
+		_ = msg.Ack()
+	}
+}
+
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	const ack, retry = 0, 1
+	act := ack
+	if err := s.handler.Handle(ctx, Order{}); err != nil {
+		act = retry
+	}
+	if act == retry {
+		_ = msg.Nak()
+	}
+}
+
+func (s *Service) _(msg jetstream.Msg, err error, busy bool) {
+	const ack, retry = 0, 1
+	act := ack
+	if _, ok := retrykit.RetryDelay(err); ok {
+		act = retry
+	} else if busy {
+		act = retry
+	}
+	if act == retry {
+		_ = msg.Nak()
+	}
+}
+
+// The action is changed in a function literal, or through a pointer.
+func (s *Service) _(msg jetstream.Msg, err error, retryAll func(func())) {
+	const ack, retry = 0, 1
+	act := ack
+	if _, ok := retrykit.RetryDelay(err); ok {
+		act = retry
+	}
+	retryAll(func() { act = retry })
+	if act == retry {
+		_ = msg.Nak()
+	}
+}
+
+func (s *Service) _(msg jetstream.Msg, err error, decide func(*int)) {
+	const ack, retry = 0, 1
+	act := ack
+	if _, ok := retrykit.RetryDelay(err); ok {
+		act = retry
+	}
+	decide(&act)
+	if act == retry {
+		_ = msg.Nak()
+	}
+}
+
+// The error was replaced after the action was chosen.
+func (s *Service) _(msg jetstream.Msg, err error) {
+	retry := false
+	if _, ok := retrykit.RetryDelay(err); ok {
+		retry = true
+	}
+	err = s.validate(Order{})
+	if retry && err != nil {
+		_ = msg.Nak()
+	}
+}
+
+// Local classifiers, known by their facts.
+func retryDelayOf(err error) (time.Duration, bool) {
+	var rd retrykit.Retryable
+	if errors.As(err, &rd) {
+		return rd.RetryDelay(), true
+	}
+	return 0, false
+}
+
+func isRetryable(err error) bool {
+	var rd retrykit.Retryable
+	return errors.As(err, &rd)
+}
+
+func settle(m jetstream.Msg, err error) {
+	if d, ok := retryDelayOf(err); ok && d > 0 {
+		_ = m.NakWithDelay(d)
+		return
+	}
+	if isRetryable(err) {
+		_ = m.Nak()
+		return
+	}
+	_ = m.Term()
 }

@@ -263,3 +263,106 @@ func _(s Store) {
 		probe() // want `^T:err:t.RetryDelay\(\) E$`
 	}
 }
+
+func _(err error) {
+	const ack, retry, dead = 0, 1, 2
+	act, delay := ack, time.Duration(0)
+	if err != nil {
+		if d, ok := classify.RetryDelay(err); ok {
+			act, delay = retry, d
+			probe() // want `^T:err:d E$`
+		} else {
+			act = dead
+		}
+	}
+	switch act {
+	case retry:
+		probe() // want `^T:err:delay E$`
+	case dead:
+		probe() // want `^-$`
+	}
+	_ = delay
+}
+
+// The false side of ok && d > 0: a later classification of the same error
+// that succeeds finds a delay <= 0. Another bound tells nothing; nor does a
+// predicate known only by its name, or a replaced error.
+func _(err error) {
+	if d, ok := classify.RetryDelay(err); ok && d > 0 {
+		return
+	}
+	probe() // want `^-$`
+	if classify.ShouldRetry(err) {
+		probe() // want `^T:err E Z$`
+	}
+	if d, ok := classify.RetryDelay(err); ok {
+		probe() // want `^T:err:d E Z$`
+	}
+	werr := fmt.Errorf("again: %w", err)
+	if classify.ShouldRetry(werr) {
+		probe() // want `^T:werr E Z$`
+	}
+	err = validate("a")
+	if classify.ShouldRetry(err) {
+		probe() // want `^T:err E$`
+	}
+}
+
+func _(err error) {
+	if d, ok := classify.RetryDelay(err); ok {
+		if d > 0 {
+			return
+		}
+	}
+	if classify.ShouldRetry(err) {
+		probe() // want `^T:err E Z$`
+	}
+}
+
+func _(err error) {
+	if d, ok := classify.RetryDelay(err); ok && d > time.Minute {
+		return
+	}
+	if classify.ShouldRetry(err) {
+		probe() // want `^T:err E$`
+	}
+	if isRetryable(err) {
+		return
+	}
+	if d, ok := classify.RetryDelay(err); ok {
+		probe() // want `^T:err:d E$`
+	}
+}
+
+func _(err error) {
+	if isRetryable(err) {
+		return
+	}
+	if classify.ShouldRetry(err) {
+		probe() // want `^T:err E$`
+	}
+}
+
+// A variable that records the decision as a constant brings the facts of
+// the paths that set it back to its tests; a test it cannot pass is
+// unreachable.
+func _(err error) {
+	retry := false
+	if classify.ShouldRetry(err) {
+		retry = true
+	}
+	if retry {
+		probe() // want `^T:err E$`
+	} else {
+		probe() // want `^-$`
+	}
+	const idle, busy = "idle", "busy"
+	state := idle
+	if state == busy {
+		probe() // want `^none$`
+	}
+	state = strings.ToLower(state)
+	if state == busy {
+		probe() // want `^-$`
+	}
+}
