@@ -38,17 +38,7 @@ type checker struct {
 }
 
 func (c *checker) run() {
-	if c.pass.TypesInfo == nil {
-		return
-	}
-	for _, fn := range c.m.AckCallsByBody(contract.AckCall.IsAck) {
-		c.at = fn.Body.Pos()
-		paths := c.m.ErrorPaths(fn.Body)
-		for _, ack := range fn.Calls {
-			c.at = ack.Call.Pos()
-			c.check(paths, ack)
-		}
-	}
+	c.m.VisitAckCalls(contract.AckCall.IsAck, &c.at, c.check)
 }
 
 // check reports ack when every path to it is in the error branch of a

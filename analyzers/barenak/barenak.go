@@ -63,17 +63,7 @@ type checker struct {
 }
 
 func (c *checker) run() {
-	if c.pass.TypesInfo == nil {
-		return
-	}
-	for _, fn := range c.m.AckCallsByBody(contract.AckCall.IsBareNak) {
-		c.at = fn.Body.Pos()
-		paths := c.m.ErrorPaths(fn.Body)
-		for _, nak := range fn.Calls {
-			c.at = nak.Call.Pos()
-			c.check(paths, nak)
-		}
-	}
+	c.m.VisitAckCalls(contract.AckCall.IsBareNak, &c.at, c.check)
 }
 
 // check reports nak when it is on a transient path (or, with -strict, on

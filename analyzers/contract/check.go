@@ -56,3 +56,21 @@ func (m *Model) AckCallsByBody(keep func(AckCall) bool) []*BodyAckCalls {
 	})
 	return out
 }
+
+// VisitAckCalls calls visit for each ack call of the package for which
+// keep holds, with the path facts of the function body that holds it.
+// Only bodies with such a call get a control-flow analysis. *at follows
+// the body and call being visited, for RunCheck's internal errors.
+func (m *Model) VisitAckCalls(keep func(AckCall) bool, at *token.Pos, visit func(*ErrorPaths, AckCall)) {
+	if m.info == nil {
+		return
+	}
+	for _, fn := range m.AckCallsByBody(keep) {
+		*at = fn.Body.Pos()
+		paths := m.ErrorPaths(fn.Body)
+		for _, call := range fn.Calls {
+			*at = call.Call.Pos()
+			visit(paths, call)
+		}
+	}
+}
