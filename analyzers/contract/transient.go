@@ -125,6 +125,26 @@ func (ep *ErrorPaths) At(call *ast.CallExpr) (facts PathFacts, ok bool) {
 	return ep.p.facts(st), true
 }
 
+// NoRetryIntent reports whether, on every path to call, an exact retry
+// classification of v (a delay classifier, errors.As into a carrier, a
+// predicate known by its fact) failed since v was last assigned: there v
+// provably holds no retry carrier.
+func (ep *ErrorPaths) NoRetryIntent(call *ast.CallExpr, v *types.Var) bool {
+	if ep == nil || ep.p == nil || v == nil {
+		return false
+	}
+	ref, found := ep.p.calls[call]
+	if !found {
+		return false
+	}
+	st := ep.p.stateBefore(ref)
+	if st == nil {
+		return false
+	}
+	f, ok := st.errs[v]
+	return ok && f.noIntent
+}
+
 // facts summarizes a state, choosing deterministically among errors.
 func (p *pathAnalysis) facts(s *flowState) PathFacts {
 	keys := make([]*types.Var, 0, len(s.errs))

@@ -54,6 +54,9 @@ type errFacts struct {
 	// ok && d > 0, and after a join of such paths with transient ones
 	// whose delay is known to be <= 0.
 	zeroDelay bool
+	// noIntent: an exact retry classification of the value failed on
+	// every path since it was assigned, so it provably holds no carrier.
+	noIntent bool
 
 	// May-facts.
 	excluded   bool // a classification failed or identified another error
@@ -64,6 +67,7 @@ func joinErrFacts(a, b errFacts) errFacts {
 	r := errFacts{
 		nonNil:     a.nonNil && b.nonNil,
 		zeroDelay:  a.zeroDelay && b.zeroDelay,
+		noIntent:   a.noIntent && b.noIntent,
 		excluded:   a.excluded || b.excluded,
 		classified: a.classified || b.classified,
 	}
@@ -281,7 +285,7 @@ func (s *flowState) apply(t *errTest, truth bool) {
 	f := s.errs[t.err]
 	switch eff {
 	case effTransient:
-		f.transient, f.nonNil = true, true
+		f.transient, f.nonNil, f.noIntent = true, true, false
 		f.delay, f.carrier, f.tOrigin = t.delay, t.carrier, t.origin
 		if f.zeroDelay && t.err != nil {
 			s.zero[t.err] = true // the error's delay, whichever way it is read
@@ -290,6 +294,7 @@ func (s *flowState) apply(t *errTest, truth bool) {
 		f.transient, f.producer, f.excluded = false, false, true
 		if t.exact && t.err != nil {
 			f.zeroDelay = true // no retry intent: any later success finds none
+			f.noIntent = true
 		}
 	case effIdentified:
 		f.producer, f.excluded, f.nonNil = false, true, true

@@ -85,17 +85,49 @@ func (c *checker) run() {
 		return
 	}
 	c.inferHelpers()
-	for _, f := range c.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			for _, fl := range c.flattenings(n) {
-				c.at = fl.node.Pos()
-				if c.m.MayBeRetryable(fl.operand) {
-					c.report(fl)
-				}
-			}
+	paths := make(map[*ast.BlockStmt]*contract.ErrorPaths)
+	nodes := []ast.Node{(*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)}
+	c.m.Inspector().WithStack(nodes, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
 			return true
-		})
+		}
+		for _, fl := range c.flattenings(n) {
+			c.at = fl.node.Pos()
+			if c.m.MayBeRetryable(fl.operand) && !c.classifiedPermanent(fl, stack, paths) {
+				c.report(fl)
+			}
+		}
+		return true
+	})
+}
+
+// classifiedPermanent reports whether the flattened operand is a variable
+// whose retry classification failed on every path to the flattening
+// (if _, ok := RetryDelay(err); ok { return err }; fmt.Errorf("%v", err)):
+// it provably carries no retry intent there, so nothing is lost.
+func (c *checker) classifiedPermanent(fl flattening, stack []ast.Node, paths map[*ast.BlockStmt]*contract.ErrorPaths) bool {
+	call, ok := fl.node.(*ast.CallExpr)
+	if !ok {
+		return false
 	}
+	id, ok := ast.Unparen(fl.operand).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	body := contract.EnclosingBody(stack)
+	if body == nil {
+		return false
+	}
+	ep, ok := paths[body]
+	if !ok {
+		ep = c.m.ErrorPaths(body)
+		paths[body] = ep
+	}
+	return ep.NoRetryIntent(call, v)
 }
 
 // inferHelpers finds, to a fixpoint, the functions of the package that
@@ -245,7 +277,11 @@ func (c *checker) errorfFlattenings(call *ast.CallExpr) []flattening {
 		return out
 	}
 	verbs := contract.ParseVerbs(format)
+	wrapped := contract.WrappedOperands(info, call)
 	for i, arg := range call.Args[1:] {
+		if slices.ContainsFunc(wrapped, func(w ast.Expr) bool { return sameValue(info, w, arg) }) {
+			continue // fmt.Errorf("%w (%v)", err, err): the error is kept
+		}
 		verb, hasVerb := verbFor(verbs, i)
 		if isErrorValue(info, c.m, arg) {
 			if hasVerb && verb.Verb != 'w' {
@@ -255,6 +291,9 @@ func (c *checker) errorfFlattenings(call *ast.CallExpr) []flattening {
 			continue
 		}
 		for _, op := range c.stringified(arg) {
+			if slices.ContainsFunc(wrapped, func(w ast.Expr) bool { return sameValue(info, w, op) }) {
+				continue // fmt.Errorf("%w: %s", err, err.Error())
+			}
 			fl := flattening{kind: textFlatten, node: call, operand: op}
 			if hasVerb && isErrorCall(arg) {
 				fl.fix = c.verbFix(call, i, arg)
@@ -263,6 +302,19 @@ func (c *checker) errorfFlattenings(call *ast.CallExpr) []flattening {
 		}
 	}
 	return out
+}
+
+// sameValue reports whether a and b denote the same variable, or are the
+// same expression when neither is a plain variable.
+func sameValue(info *types.Info, a, b ast.Expr) bool {
+	a, b = ast.Unparen(a), ast.Unparen(b)
+	ia, okA := a.(*ast.Ident)
+	ib, okB := b.(*ast.Ident)
+	if okA && okB {
+		oa, ob := info.Uses[ia], info.Uses[ib]
+		return oa != nil && oa == ob
+	}
+	return types.ExprString(a) == types.ExprString(b)
 }
 
 func verbFor(verbs []contract.Verb, arg int) (contract.Verb, bool) {

@@ -221,3 +221,21 @@ func _(ctx context.Context, o Order) error {
 	}
 	return fmt.Errorf("gave up: %v", err) // want `retryable error err formatted`
 }
+
+// The classification failed on one path only: the other path still
+// flattens a retryable error.
+func _(ctx context.Context, o Order, strict bool) error {
+	err := reserve(ctx, o)
+	if strict {
+		if _, ok := retrykit.RetryDelay(err); ok {
+			return err
+		}
+	}
+	return fmt.Errorf("reserve: %v", err) // want `retryable error err formatted with %v`
+}
+
+// A wrap that keeps another error does not keep this one.
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	return fmt.Errorf("%w: %v", ErrInventory, err) // want `retryable error err formatted with %v`
+}

@@ -332,3 +332,36 @@ func _(ctx context.Context, o Order) []string {
 	}
 	return lines
 }
+
+func _(ctx context.Context, o Order) error {
+	if err := reserve(ctx, o); err != nil {
+		return fmt.Errorf("%w (while reserving %s: %v)", err, o.ID, err)
+	}
+	return nil
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	return fmt.Errorf("%w: %s", err, err.Error())
+}
+
+// The retry classification failed on every path to the flattening: the
+// error provably carries no retry intent.
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	if err == nil {
+		return nil
+	}
+	if _, ok := retrykit.RetryDelay(err); ok {
+		return err
+	}
+	return fmt.Errorf("permanent: %v", err)
+}
+
+func _(ctx context.Context, o Order) error {
+	err := reserve(ctx, o)
+	if retrykit.IsRetryable(err) {
+		return err
+	}
+	return errors.New("order " + o.ID + " rejected: " + err.Error())
+}
