@@ -37,7 +37,13 @@
 // format the error without making a new error, wrapper types that are
 // carriers themselves, and errors that cannot be retryable (errors.New
 // values, io.EOF, errors from interface methods or func values of unknown
-// origin).
+// origin). Two decisions beyond the contract's letter, both on the side of
+// silence: an operand that the same fmt.Errorf also wraps with %w
+// (fmt.Errorf("%w (%v)", err, err)) is kept, so nothing is lost; and an
+// error whose retry classification (a RetryDelay-style lookup, errors.As
+// into a carrier, a retry predicate known by its fact) failed on every path
+// to the flattening provably carries no retry intent there
+// (if _, ok := RetryDelay(err); ok { return err }; return fmt.Errorf("%v", err)).
 //
 // Fix: wrap with %w (a suggested fix rewrites %v and %s without flags to
 // %w, and fmt.Errorf("...%s", err.Error()) to fmt.Errorf("...%w", err)), or
