@@ -74,10 +74,27 @@ type AckCall struct {
 	Method string   // one of the Method* names
 }
 
-// AsAckCall recognizes msg.Ack(), msg.Nak(), msg.Term()... on a message.
+// AsAckCall recognizes msg.Ack(), msg.Nak(), msg.Term()... on a message,
+// and calls of a local variable bound to such a method value
+// (term := msg.Term; term()) by its one definition that reaches the call.
 func (m *Model) AsAckCall(call *ast.CallExpr) (AckCall, bool) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || !ackMethods[sel.Sel.Name] || m.info == nil {
+	if m.info == nil {
+		return AckCall{}, false
+	}
+	fun := ast.Unparen(call.Fun)
+	if id, ok := fun.(*ast.Ident); ok {
+		v, ok := m.info.Uses[id].(*types.Var)
+		if !ok {
+			return AckCall{}, false
+		}
+		defs := m.flow.reaching(v, call.Pos())
+		if len(defs) != 1 || defs[0].rhs == nil || defs[0].index >= 0 {
+			return AckCall{}, false
+		}
+		fun = ast.Unparen(defs[0].rhs)
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok || !ackMethods[sel.Sel.Name] {
 		return AckCall{}, false
 	}
 	if s := m.info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {

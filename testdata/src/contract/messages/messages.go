@@ -55,3 +55,13 @@ func _(d Delivery, f *FakeMsg, t Ticket, a Alarm) {
 	_ = t.Ack()
 	a.Ack()
 }
+
+func _(m jetstream.Msg) {
+	term := m.Term
+	_ = term() // want `ack call Term`
+	nak := m.Nak
+	if len(m.Data()) > 0 {
+		nak = func() error { return nil }
+	}
+	_ = nak()
+}
