@@ -48,19 +48,7 @@ func TestShutdownReleasesBufferedMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	<-started
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return")
-	}
+	stopAfterStart(t, r, started)
 	if err := r.Run(t.Context()); !errors.Is(err, bus.ErrRunning) {
 		t.Fatalf("second Run: %v, want ErrRunning", err)
 	}
@@ -94,19 +82,7 @@ func TestDrainTimeoutCancelsHandlers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	<-started
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return after the drain timeout")
-	}
+	stopAfterStart(t, r, started)
 	// The interrupted message was released, not dead-lettered.
 	if _, err := cons.Next(jetstream.FetchMaxWait(3 * time.Second)); err != nil {
 		t.Fatalf("interrupted message not available at once: %v", err)
@@ -190,5 +166,24 @@ func TestNewRunnerValidates(t *testing.T) {
 	multi := bus.ConsumerConfig("m", "a.>", "b.>")
 	if !slices.Equal(multi.FilterSubjects, []string{"a.>", "b.>"}) || multi.FilterSubject != "" {
 		t.Fatalf("ConsumerConfig with two filters: %+v", multi)
+	}
+}
+
+// stopAfterStart runs r until a handler has started, then cancels the run
+// and waits (10 s at most) for Run to return cleanly.
+func stopAfterStart[T any](t *testing.T, r *bus.Runner, started <-chan T) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after cancellation")
 	}
 }
