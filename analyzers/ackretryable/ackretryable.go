@@ -5,7 +5,6 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 )
@@ -18,27 +17,24 @@ var Analyzer = New(contract.Analyzer)
 
 // New returns ackretryable built on model, a contract analyzer.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:             Name,
-		Doc:              contract.AnalyzerDoc(docSource),
-		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/ackretryable",
-		Requires:         []*analysis.Analyzer{model, inspect.Analyzer},
-		RunDespiteErrors: true,
-		Run: func(pass *analysis.Pass) (_ any, err error) {
-			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model)}
-			return nil, contract.RunCheck(Name, pass, &c.at, c.run)
+	return contract.NewCheck(model, contract.CheckSpec{
+		Name:      Name,
+		DocSource: docSource,
+		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
+			c := &checker{pass: pass, m: m, at: at}
+			c.run()
 		},
-	}
+	})
 }
 
 type checker struct {
 	pass *analysis.Pass
 	m    *contract.Model
-	at   token.Pos // position being checked, for internal errors
+	at   *token.Pos // position being checked, for internal errors
 }
 
 func (c *checker) run() {
-	c.m.VisitAckCalls(contract.AckCall.IsAck, &c.at, c.check)
+	c.m.VisitAckCalls(contract.AckCall.IsAck, c.at, c.check)
 }
 
 // check reports ack when every path to it is in the error branch of a

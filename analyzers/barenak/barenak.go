@@ -7,7 +7,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 )
@@ -33,17 +32,14 @@ type Config struct {
 // configuration bound to its flags.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
 	cfg := new(Config)
-	a := &analysis.Analyzer{
-		Name:             Name,
-		Doc:              contract.AnalyzerDoc(docSource),
-		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/barenak",
-		Requires:         []*analysis.Analyzer{model, inspect.Analyzer},
-		RunDespiteErrors: true,
-		Run: func(pass *analysis.Pass) (_ any, err error) {
-			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model), cfg: cfg}
-			return nil, contract.RunCheck(Name, pass, &c.at, c.run)
+	a := contract.NewCheck(model, contract.CheckSpec{
+		Name:      Name,
+		DocSource: docSource,
+		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
+			c := &checker{pass: pass, m: m, cfg: cfg, at: at}
+			c.run()
 		},
-	}
+	})
 	a.Flags.BoolVar(&cfg.Strict, FlagStrict, false,
 		"also report every bare Nak() on an error path, whatever the error's origin")
 	return a
@@ -59,11 +55,11 @@ type checker struct {
 	pass *analysis.Pass
 	m    *contract.Model
 	cfg  *Config
-	at   token.Pos // position being checked, for internal errors
+	at   *token.Pos // position being checked, for internal errors
 }
 
 func (c *checker) run() {
-	c.m.VisitAckCalls(contract.AckCall.IsBareNak, &c.at, c.check)
+	c.m.VisitAckCalls(contract.AckCall.IsBareNak, c.at, c.check)
 }
 
 // check reports nak when it is on a transient path (or, with -strict, on

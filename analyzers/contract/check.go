@@ -8,10 +8,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// RunCheck runs a check's body and turns a panic into an error that names
+// runCheck runs a check's body and turns a panic into an error that names
 // the analyzer and the position it was looking at (*at, which the body
 // keeps current), so that no input crashes a driver.
-func RunCheck(name string, pass *analysis.Pass, at *token.Pos, body func()) (err error) {
+func runCheck(name string, pass *analysis.Pass, at *token.Pos, body func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s: internal error at %s: %v", name, pass.Fset.Position(*at), r)
@@ -60,7 +60,7 @@ func (m *Model) AckCallsByBody(keep func(AckCall) bool) []*BodyAckCalls {
 // VisitAckCalls calls visit for each ack call of the package for which
 // keep holds, with the path facts of the function body that holds it.
 // Only bodies with such a call get a control-flow analysis. *at follows
-// the body and call being visited, for RunCheck's internal errors.
+// the body and call being visited, for runCheck's internal errors.
 func (m *Model) VisitAckCalls(keep func(AckCall) bool, at *token.Pos, visit func(*ErrorPaths, AckCall)) {
 	if m.info == nil {
 		return
@@ -72,5 +72,34 @@ func (m *Model) VisitAckCalls(keep func(AckCall) bool, at *token.Pos, visit func
 			*at = call.Call.Pos()
 			visit(paths, call)
 		}
+	}
+}
+
+// CheckSpec describes a retrylint check for NewCheck.
+type CheckSpec struct {
+	Name      string
+	DocSource string // the check's doc.go, embedded: Doc is its "# Analyzer" section
+	FactTypes []analysis.Fact
+	// Run checks one package; it keeps *at on the position it looks at,
+	// for the internal error runCheck makes of a panic.
+	Run func(pass *analysis.Pass, m *Model, at *token.Pos)
+}
+
+// NewCheck builds a check's Analyzer on model, a contract analyzer: every
+// check has the same doc source, URL, requirement, tolerance of type
+// errors and panic guard.
+func NewCheck(model *analysis.Analyzer, spec CheckSpec) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:             spec.Name,
+		Doc:              AnalyzerDoc(spec.DocSource),
+		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/" + spec.Name,
+		Requires:         []*analysis.Analyzer{model},
+		RunDespiteErrors: true,
+		FactTypes:        spec.FactTypes,
+		Run: func(pass *analysis.Pass) (any, error) {
+			m := pass.ResultOf[model].(*Model)
+			var at token.Pos
+			return nil, runCheck(spec.Name, pass, &at, func() { spec.Run(pass, m, &at) })
+		},
 	}
 }

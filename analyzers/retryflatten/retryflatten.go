@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 )
@@ -21,18 +20,15 @@ var Analyzer = New(contract.Analyzer)
 
 // New returns retryflatten built on model, a contract analyzer.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:             Name,
-		Doc:              contract.AnalyzerDoc(docSource),
-		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/retryflatten",
-		Requires:         []*analysis.Analyzer{model, inspect.Analyzer},
-		RunDespiteErrors: true,
-		FactTypes:        []analysis.Fact{new(FlattensFact)},
-		Run: func(pass *analysis.Pass) (_ any, err error) {
-			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model)}
-			return nil, contract.RunCheck(Name, pass, &c.at, c.run)
+	return contract.NewCheck(model, contract.CheckSpec{
+		Name:      Name,
+		DocSource: docSource,
+		FactTypes: []analysis.Fact{new(FlattensFact)},
+		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
+			c := &checker{pass: pass, m: m, at: at}
+			c.run()
 		},
-	}
+	})
 }
 
 // FlattensFact marks a function that flattens the error parameters Params
@@ -75,7 +71,7 @@ type flattening struct {
 type checker struct {
 	pass *analysis.Pass
 	m    *contract.Model
-	at   token.Pos // position being checked, for internal errors
+	at   *token.Pos // position being checked, for internal errors
 
 	flattens map[*types.Func][]int // this package's flattening helpers
 }
@@ -92,7 +88,7 @@ func (c *checker) run() {
 			return true
 		}
 		for _, fl := range c.flattenings(n) {
-			c.at = fl.node.Pos()
+			*c.at = fl.node.Pos()
 			if c.m.MayBeRetryable(fl.operand) && !c.classifiedPermanent(fl, stack, paths) {
 				c.report(fl)
 			}

@@ -21,17 +21,14 @@ var Analyzer = New(contract.Analyzer)
 
 // New returns termbeforedlq built on model, a contract analyzer.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:             Name,
-		Doc:              contract.AnalyzerDoc(docSource),
-		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/termbeforedlq",
-		Requires:         []*analysis.Analyzer{model},
-		RunDespiteErrors: true,
-		Run: func(pass *analysis.Pass) (_ any, err error) {
-			c := &checker{pass: pass, m: pass.ResultOf[model].(*contract.Model)}
-			return nil, contract.RunCheck(Name, pass, &c.at, c.run)
+	return contract.NewCheck(model, contract.CheckSpec{
+		Name:      Name,
+		DocSource: docSource,
+		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
+			c := &checker{pass: pass, m: m, at: at}
+			c.run()
 		},
-	}
+	})
 }
 
 // noReturn lists the functions after which control does not go on, by
@@ -90,7 +87,7 @@ type finding struct {
 type checker struct {
 	pass     *analysis.Pass
 	m        *contract.Model
-	at       token.Pos // position being checked, for internal errors
+	at       *token.Pos // position being checked, for internal errors
 	findings map[*ast.CallExpr]*finding
 }
 
@@ -107,11 +104,11 @@ func (c *checker) run() {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if n.Body != nil {
-					c.at = n.Pos()
+					*c.at = n.Pos()
 					c.checkFunc(n.Body)
 				}
 			case *ast.FuncLit:
-				c.at = n.Pos()
+				*c.at = n.Pos()
 				c.checkFunc(n.Body)
 			}
 			return true
@@ -133,7 +130,7 @@ func (c *checker) checkFunc(body *ast.BlockStmt) {
 	}
 	g := c.newGraph(body)
 	for _, ev := range g.all {
-		c.at = ev.call.Pos()
+		*c.at = ev.call.Pos()
 		switch {
 		case ev.term != nil && ev.mode == plain:
 			c.checkTermBefore(g, ev)
