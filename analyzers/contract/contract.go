@@ -3,11 +3,11 @@ package contract
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"runtime/debug"
 	"sort"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -52,20 +52,25 @@ func New(cfg *Config) *analysis.Analyzer {
 // its types are carriers and messages, which calls produce retryable
 // errors, write a DLQ or Term a message, and which diagnostics are
 // suppressed. Its methods also consult facts about other packages.
+//
+// The model is computed whole in the contract analyzer's Run, facts of
+// other packages included, and is read-only afterwards: the checks share it
+// and run in parallel.
 type Model struct {
-	pass      *analysis.Pass
 	cfg       *Config
+	fset      *token.FileSet
+	files     []*ast.File
 	pkg       *types.Package
 	info      *types.Info
 	inspector *inspector.Inspector
 	flow      *flowIndex
 	suppress  *suppressions
+	imported  importedFacts
 
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
 	litMemo   map[*ast.FuncLit]bool
-	litMu     sync.Mutex // checks run in parallel; MayBeRetryable and IsProducerCall fill litMemo
-	dlqMu     sync.Mutex // the same for the DLQ and Term queries (queries.go)
+	frozen    bool // set when Run is done: the memo maps below are complete
 
 	dlq       dlqState
 	term      termState
@@ -86,8 +91,10 @@ func (m *Model) Inspector() *inspector.Inspector { return m.inspector }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	m := &Model{
-		pass:      pass,
 		cfg:       cfg,
+		fset:      pass.Fset,
+		files:     pass.Files,
+		imported:  importFacts(pass),
 		pkg:       pass.Pkg,
 		info:      pass.TypesInfo,
 		inspector: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
@@ -99,6 +106,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		m.info = &types.Info{}
 	}
 	m.flow = newFlowIndex(m.info, pass.Files)
+	m.indexFieldStores()
 	m.suppress = newSuppressions(pass)
 
 	var decls []*ast.FuncDecl
@@ -113,27 +121,28 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	m.inferDLQWriters(decls)
 	m.inferMayTerm(decls)
 	m.inferClassifiers(decls)
-	m.exportFacts()
+	m.exportFacts(pass)
+	m.freeze()
 	return m, nil
 }
 
 // exportFacts exports the facts inferred for the package's own functions,
 // in a deterministic order.
-func (m *Model) exportFacts() {
+func (m *Model) exportFacts(pass *analysis.Pass) {
 	for _, fn := range sortedFuncs(m.producers) {
-		m.pass.ExportObjectFact(fn, new(ProducerFact))
+		pass.ExportObjectFact(fn, new(ProducerFact))
 	}
 	for _, v := range m.retryableVars() {
-		m.pass.ExportObjectFact(v, new(RetryableVarFact))
+		pass.ExportObjectFact(v, new(RetryableVarFact))
 	}
 	for _, fn := range sortedKeys(m.wraps) {
 		params := append([]int(nil), m.wraps[fn]...)
 		sort.Ints(params)
-		m.pass.ExportObjectFact(fn, &WrapsFact{Params: params})
+		pass.ExportObjectFact(fn, &WrapsFact{Params: params})
 	}
-	m.exportDLQFacts()
-	m.exportTermFacts()
-	m.exportClassifierFacts()
+	m.exportDLQFacts(pass)
+	m.exportTermFacts(pass)
+	m.exportClassifierFacts(pass)
 }
 
 func sortedFuncs(set map[*types.Func]bool) []*types.Func {

@@ -3,6 +3,7 @@ package contract
 import (
 	"go/ast"
 	"go/types"
+	"golang.org/x/tools/go/analysis"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -41,9 +42,7 @@ var nonWriteVerbs = []string{
 type dlqState struct {
 	writers map[*types.Func]bool        // functions of the package that write a DLQ on some path
 	lits    map[*ast.FuncLit]bool       // memo: function literals whose body writes a DLQ
-	stores  map[*types.Var][]fieldStore // stores into fields of a variable
-	msgDeps map[*types.Var][]*types.Var // memo: message variables a variable derives from
-	seen    map[*types.Var]bool         // cycle guard of msgDeps
+	stores  map[*types.Var][]fieldStore // stores into fields of a variable (indexFieldStores)
 }
 
 // fieldStore is an assignment to a field (or element) of a variable:
@@ -203,7 +202,7 @@ func (m *Model) isDLQWriter(fn *types.Func) bool {
 	if fn.Pkg() == nil {
 		return false
 	}
-	return m.pass.ImportObjectFact(fn, new(DLQWriterFact))
+	return m.imported.dlqWriters[fn]
 }
 
 // configuredDLQFunc reports whether fn is named in Config.DLQFuncs.
@@ -293,11 +292,11 @@ func (m *Model) funcLitOf(fun ast.Expr) *ast.FuncLit {
 
 // funcLitWritesDLQ reports whether a function literal's body writes a DLQ.
 func (m *Model) funcLitWritesDLQ(lit *ast.FuncLit) bool {
-	if m.dlq.lits == nil {
+	if m.dlq.lits == nil && !m.frozen {
 		m.dlq.lits = make(map[*ast.FuncLit]bool)
 	}
-	if v, ok := m.dlq.lits[lit]; ok {
-		return v
+	if v, ok := m.dlq.lits[lit]; ok || m.frozen {
+		return v // frozen: freeze filled the memo for every literal
 	}
 	m.dlq.lits[lit] = false // cycle guard
 	v := m.bodyWritesDLQ(lit.Body)
@@ -405,8 +404,8 @@ func hasDLQDirective(d *ast.FuncDecl) bool {
 	return false
 }
 
-func (m *Model) exportDLQFacts() {
+func (m *Model) exportDLQFacts(pass *analysis.Pass) {
 	for _, fn := range sortedFuncs(m.dlq.writers) {
-		m.pass.ExportObjectFact(fn, new(DLQWriterFact))
+		pass.ExportObjectFact(fn, new(DLQWriterFact))
 	}
 }

@@ -123,7 +123,7 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 		if !ok {
 			return false
 		}
-		for _, s := range m.fieldStores(v) {
+		for _, s := range m.dlq.stores[v] {
 			if s.field == "Subject" && m.dlqSubject(s.rhs, depth+1) {
 				return true
 			}
@@ -137,12 +137,12 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 	return false
 }
 
-// fieldStores returns the stores into fields of v anywhere in the package
-// (v is a local variable in practice, so: in its function).
-func (m *Model) fieldStores(v *types.Var) []fieldStore {
-	if m.dlq.stores == nil {
-		m.dlq.stores = make(map[*types.Var][]fieldStore)
-		for _, f := range m.pass.Files {
+// indexFieldStores records the stores into fields of every variable of
+// the package (local variables in practice: they stay in their function).
+func (m *Model) indexFieldStores() {
+	m.dlq.stores = make(map[*types.Var][]fieldStore)
+	{
+		for _, f := range m.files {
 			ast.Inspect(f, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.AssignStmt:
@@ -176,7 +176,6 @@ func (m *Model) fieldStores(v *types.Var) []fieldStore {
 			})
 		}
 	}
-	return m.dlq.stores[v]
 }
 
 // storeRoot returns the variable at the root of a field or element lvalue

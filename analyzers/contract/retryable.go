@@ -30,8 +30,6 @@ func (m *Model) MayBeRetryable(e ast.Expr) bool {
 	if m.info == nil || e == nil {
 		return false
 	}
-	m.litMu.Lock()
-	defer m.litMu.Unlock()
 	t := &tracer{m: m, visited: make(map[*assignment]bool)}
 	return t.expr(e)
 }
@@ -40,8 +38,6 @@ func (m *Model) MayBeRetryable(e ast.Expr) bool {
 // function, method, method value or closure known to return retry
 // carriers).
 func (m *Model) IsProducerCall(call *ast.CallExpr) bool {
-	m.litMu.Lock()
-	defer m.litMu.Unlock()
 	t := &tracer{m: m, visited: make(map[*assignment]bool)}
 	return t.producerCall(call)
 }
@@ -55,7 +51,7 @@ func (m *Model) IsProducer(fn *types.Func) bool {
 	if fn.Pkg() == m.pkg {
 		return m.producers[fn]
 	}
-	return m.pass.ImportObjectFact(fn, new(ProducerFact))
+	return m.imported.producers[fn]
 }
 
 // wrappedParams returns the error parameters fn returns wrapped.
@@ -64,11 +60,7 @@ func (m *Model) wrappedParams(fn *types.Func) []int {
 	if fn.Pkg() == m.pkg {
 		return m.wraps[fn]
 	}
-	var f WrapsFact
-	if m.pass.ImportObjectFact(fn, &f) {
-		return f.Params
-	}
-	return nil
+	return m.imported.wraps[fn]
 }
 
 func (t *tracer) expr(e ast.Expr) bool {
@@ -106,7 +98,7 @@ func (t *tracer) expr(e ast.Expr) bool {
 	case *ast.SelectorExpr:
 		// pkg.ErrThrottled: a package-level variable of another package.
 		if v, ok := info.Uses[e.Sel].(*types.Var); ok && !v.IsField() && v.Pkg() != nil && v.Pkg() != t.m.pkg {
-			return t.m.pass.ImportObjectFact(v, new(RetryableVarFact))
+			return t.m.imported.vars[v]
 		}
 	}
 	return false
@@ -323,8 +315,8 @@ func (t *tracer) returnsRetryable(body *ast.BlockStmt, results *types.Tuple) boo
 // funcLitProduces reports whether a function literal returns a retryable
 // error on some path.
 func (m *Model) funcLitProduces(lit *ast.FuncLit) bool {
-	if v, ok := m.litMemo[lit]; ok {
-		return v
+	if v, ok := m.litMemo[lit]; ok || m.frozen {
+		return v // frozen: freeze filled the memo for every literal
 	}
 	m.litMemo[lit] = false // cycle guard
 	sig, _ := m.info.TypeOf(lit).(*types.Signature)

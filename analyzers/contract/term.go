@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/analysis"
 	"slices"
 	"sort"
 )
@@ -106,8 +107,7 @@ func (m *Model) mayTermParams(fn *types.Func) []int {
 	if fn.Pkg() == nil {
 		return nil
 	}
-	var f MayTermFact
-	if m.pass.ImportObjectFact(fn, &f) {
+	if f := m.imported.mayTerm[fn]; f != nil {
 		return f.Params
 	}
 	return nil
@@ -124,11 +124,11 @@ func (m *Model) mayTermSite(fn *types.Func) token.Pos {
 	if fn.Pkg() == m.pkg {
 		return m.term.sites[fn]
 	}
-	var f MayTermFact
-	if fn.Pkg() == nil || !m.pass.ImportObjectFact(fn, &f) {
+	f := m.imported.mayTerm[fn]
+	if fn.Pkg() == nil || f == nil {
 		return token.NoPos
 	}
-	tf := m.pass.Fset.File(fn.Pos())
+	tf := m.fset.File(fn.Pos())
 	if tf == nil {
 		return fn.Pos()
 	}
@@ -151,6 +151,9 @@ func (m *Model) mayTermSite(fn *types.Func) token.Pos {
 func (m *Model) funcLitTerms(lit *ast.FuncLit) *litTermSet {
 	if lt, ok := m.term.lits[lit]; ok {
 		return lt
+	}
+	if m.frozen {
+		return &litTermSet{} // unreachable: freeze filled the memo for every literal
 	}
 	if m.term.lits == nil {
 		m.term.lits = make(map[*ast.FuncLit]*litTermSet)
@@ -246,104 +249,17 @@ func (m *Model) inferMayTerm(decls []*ast.FuncDecl) {
 	m.term.lits = nil
 }
 
-func (m *Model) exportTermFacts() {
+func (m *Model) exportTermFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.term.params) {
 		f := &MayTermFact{Params: slices.Clone(m.term.params[fn])}
 		if site := m.term.sites[fn]; site.IsValid() && fn.Pos().IsValid() {
-			at, decl := m.pass.Fset.Position(site), m.pass.Fset.Position(fn.Pos())
+			at, decl := m.fset.Position(site), m.fset.Position(fn.Pos())
 			if at.Filename == decl.Filename && at.Line >= decl.Line {
 				f.TermLine, f.TermCol = at.Line-decl.Line, at.Column
 			}
 		}
-		m.pass.ExportObjectFact(fn, f)
+		pass.ExportObjectFact(fn, f)
 	}
-}
-
-// callMessageDeps returns the message variables the operands of a call
-// derive from: its arguments and, for a function literal, the variables it
-// captures.
-func (m *Model) callMessageDeps(call *ast.CallExpr) []*types.Var {
-	var out []*types.Var
-	for _, a := range call.Args {
-		out = m.exprMessageDeps(a, nil, out)
-	}
-	if lit := m.funcLitOf(call.Fun); lit != nil {
-		out = m.exprMessageDeps(lit.Body, lit, out)
-	}
-	return out
-}
-
-// messageDeps returns the message variables e derives from: message
-// variables it names (or slices and maps of them), and those the local
-// variables it names were built from (data := msg.Data(),
-// dm := nats.NewMsg(...); dm.Data = msg.Data). The result is sorted by
-// position.
-func (m *Model) messageDeps(e ast.Expr) []*types.Var {
-	return m.exprMessageDeps(e, nil, nil)
-}
-
-// exprMessageDeps adds to out the message variables n derives from. Inside
-// the function literal lit, variables the literal declares are skipped:
-// only what it captures counts.
-func (m *Model) exprMessageDeps(n ast.Node, lit *ast.FuncLit, out []*types.Var) []*types.Var {
-	if n == nil || m.info == nil {
-		return out
-	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok {
-			return true
-		}
-		v, ok := m.info.Uses[id].(*types.Var)
-		if !ok || v.IsField() {
-			return true
-		}
-		if lit != nil && lit.Pos() <= v.Pos() && v.Pos() < lit.End() {
-			return true
-		}
-		for _, d := range m.varMessageDeps(v) {
-			out = addVar(out, d)
-		}
-		return true
-	})
-	return out
-}
-
-// varMessageDeps returns the message variables v derives from (v itself if
-// it holds messages), through all its definitions and field stores.
-func (m *Model) varMessageDeps(v *types.Var) []*types.Var {
-	if deps, ok := m.dlq.msgDeps[v]; ok {
-		return deps
-	}
-	if m.dlq.msgDeps == nil {
-		m.dlq.msgDeps = make(map[*types.Var][]*types.Var)
-		m.dlq.seen = make(map[*types.Var]bool)
-	}
-	if m.dlq.seen[v] {
-		return nil // cycle: the other definitions answer
-	}
-	m.dlq.seen[v] = true
-	var deps []*types.Var
-	if m.holdsMessages(v.Type(), 0) {
-		deps = addVar(deps, v)
-	}
-	if v.Parent() != m.pkg.Scope() { // package variables: origin unknown
-		for _, a := range m.flow.defs[v] {
-			if m.IsMessage(v.Type()) && m.isMessageVar(a.rhs) {
-				// prev = msg copies a delivery, it builds nothing from it:
-				// in a loop prev is another delivery by the time it is
-				// used, so the two stay distinct messages.
-				continue
-			}
-			deps = m.exprMessageDeps(a.rhs, nil, deps)
-		}
-		for _, s := range m.fieldStores(v) {
-			deps = m.exprMessageDeps(s.rhs, nil, deps)
-		}
-	}
-	delete(m.dlq.seen, v)
-	m.dlq.msgDeps[v] = deps
-	return deps
 }
 
 // isMessageVar reports whether e names a variable holding a message.

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/analysis"
 	"sort"
 )
 
@@ -39,11 +40,7 @@ func (m *Model) ClassifierKind(fn *types.Func) ClassifierKind {
 	if fn.Pkg() == m.pkg {
 		return m.transient.classifiers[fn]
 	}
-	var f ClassifierFact
-	if m.pass.ImportObjectFact(fn, &f) {
-		return f.Kind
-	}
-	return 0
+	return m.imported.classifiers[fn]
 }
 
 // ErrorPaths is the transient-path analysis of one function body.
@@ -351,9 +348,9 @@ func isFalse(info *types.Info, e ast.Expr) bool {
 
 // exportClassifierFacts exports a ClassifierFact for each classifier of
 // the package, in source order.
-func (m *Model) exportClassifierFacts() {
+func (m *Model) exportClassifierFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.transient.classifiers) {
-		m.pass.ExportObjectFact(fn, &ClassifierFact{Kind: m.transient.classifiers[fn]})
+		pass.ExportObjectFact(fn, &ClassifierFact{Kind: m.transient.classifiers[fn]})
 	}
 }
 

@@ -1,0 +1,55 @@
+package contract
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// importedFacts is what the facts of other packages say, read once while
+// the contract analyzer's Run is in progress: the analysis API forbids
+// importing facts after Run returns, and the checks query the Model later,
+// in parallel.
+type importedFacts struct {
+	producers   map[*types.Func]bool
+	vars        map[*types.Var]bool // RetryableVarFact
+	wraps       map[*types.Func][]int
+	dlqWriters  map[*types.Func]bool
+	mayTerm     map[*types.Func]*MayTermFact
+	classifiers map[*types.Func]ClassifierKind
+}
+
+// importFacts reads every fact of the packages pass depends on.
+func importFacts(pass *analysis.Pass) importedFacts {
+	imp := importedFacts{
+		producers:   make(map[*types.Func]bool),
+		vars:        make(map[*types.Var]bool),
+		wraps:       make(map[*types.Func][]int),
+		dlqWriters:  make(map[*types.Func]bool),
+		mayTerm:     make(map[*types.Func]*MayTermFact),
+		classifiers: make(map[*types.Func]ClassifierKind),
+	}
+	for _, of := range pass.AllObjectFacts() {
+		if of.Object.Pkg() == pass.Pkg {
+			continue
+		}
+		fn, _ := of.Object.(*types.Func)
+		switch f := of.Fact.(type) {
+		case *ProducerFact:
+			imp.producers[fn] = true
+		case *RetryableVarFact:
+			if v, ok := of.Object.(*types.Var); ok {
+				imp.vars[v] = true
+			}
+		case *WrapsFact:
+			imp.wraps[fn] = f.Params
+		case *DLQWriterFact:
+			imp.dlqWriters[fn] = true
+		case *MayTermFact:
+			imp.mayTerm[fn] = f
+		case *ClassifierFact:
+			imp.classifiers[fn] = f.Kind
+		}
+	}
+	return imp
+}
