@@ -12,6 +12,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/analyzers/cfgs"
 )
 
 // Name is the contract analyzer's name; drivers prefix its flags with it.
@@ -28,7 +30,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		Name:             Name,
 		Doc:              doc,
 		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/contract",
-		Requires:         []*analysis.Analyzer{inspect.Analyzer},
+		Requires:         []*analysis.Analyzer{inspect.Analyzer, cfgs.Analyzer},
 		RunDespiteErrors: true,
 		ResultType:       reflect.TypeFor[*Model](),
 		FactTypes: []analysis.Fact{
@@ -66,6 +68,9 @@ type Model struct {
 	flow      *flowIndex
 	suppress  *suppressions
 	imported  importedFacts
+	graphs    *cfgs.Graphs                   // every function body's CFG
+	paths     map[*ast.BlockStmt]*ErrorPaths // the transient paths of the bodies the checks ask about
+	diverged  []token.Pos                    // bodies on which the path solver did not converge
 
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
@@ -95,6 +100,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		fset:      pass.Fset,
 		files:     pass.Files,
 		imported:  importFacts(pass),
+		graphs:    pass.ResultOf[cfgs.Analyzer].(*cfgs.Graphs),
 		pkg:       pass.Pkg,
 		info:      pass.TypesInfo,
 		inspector: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
@@ -123,6 +129,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	m.inferClassifiers(decls)
 	m.exportFacts(pass)
 	m.freeze()
+	m.solvePaths()
 	return m, nil
 }
 

@@ -103,4 +103,3 @@ func (d *derivation) variable(v *types.Var) []*types.Var {
 	d.memo[v] = deps
 	return deps
 }
-

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"golang.org/x/tools/go/analysis"
+	"slices"
 	"sort"
 )
 
@@ -43,10 +44,17 @@ func (m *Model) ClassifierKind(fn *types.Func) ClassifierKind {
 	return m.imported.classifiers[fn]
 }
 
-// ErrorPaths is the transient-path analysis of one function body.
+// ErrorPaths is the transient-path analysis of one function body: what
+// holds at each call the body evaluates. It is computed whole and never
+// changes, so that checks running in parallel can share it.
 type ErrorPaths struct {
-	m *Model
-	p *pathAnalysis
+	at map[*ast.CallExpr]*callPaths
+}
+
+// callPaths is what holds just before one call.
+type callPaths struct {
+	facts    PathFacts
+	noIntent []*types.Var // error variables whose exact retry classification failed on every path
 }
 
 // PathFacts is what holds on every path that reaches a point.
@@ -93,33 +101,79 @@ type ErrorBranch struct {
 	Producer *ast.CallExpr
 }
 
-// ErrorPaths analyzes body, the body of a function declaration or literal.
-// Function literals nested in body are functions of their own: analyze
-// their bodies separately.
+// ErrorPaths returns the transient-path analysis of body, the body of a
+// function declaration or literal (nested literals are functions of their
+// own). The model computes it in its Run for every body that holds an ack
+// call or passes a retryable error to a call: those are the bodies the
+// checks ask about. For any other body it is computed on the spot, from the
+// read-only model.
 func (m *Model) ErrorPaths(body *ast.BlockStmt) *ErrorPaths {
-	if body == nil || m.info == nil {
-		return &ErrorPaths{m: m}
+	if ep, ok := m.paths[body]; ok {
+		return ep
 	}
-	return &ErrorPaths{m: m, p: m.newPathAnalysis(body)}
+	if body == nil || m.info == nil {
+		return &ErrorPaths{}
+	}
+	ep, _ := m.analyzePaths(body)
+	return ep
 }
+
+// analyzePaths solves the transient paths of body and records the facts
+// at each of its calls; converged is false when the solver gave up.
+func (m *Model) analyzePaths(body *ast.BlockStmt) (ep *ErrorPaths, converged bool) {
+	if solveHook != nil {
+		solveHook(body)
+	}
+	p := m.newPathAnalysis(body)
+	ep = &ErrorPaths{at: make(map[*ast.CallExpr]*callPaths)}
+	if !p.converged {
+		return ep, false
+	}
+	byNode := make(map[nodeRef][]*ast.CallExpr)
+	for call, ref := range p.calls {
+		byNode[ref] = append(byNode[ref], call)
+	}
+	for _, b := range p.g.Blocks {
+		in := p.entry[b.Index]
+		if in == nil {
+			continue
+		}
+		st := in.clone()
+		for i, n := range b.Nodes {
+			if calls := byNode[nodeRef{int(b.Index), i}]; len(calls) > 0 {
+				cp := &callPaths{facts: p.facts(st)}
+				for v, f := range st.errs {
+					if v != nil && f.noIntent {
+						cp.noIntent = append(cp.noIntent, v)
+					}
+				}
+				for _, call := range calls {
+					ep.at[call] = cp
+				}
+			}
+			p.transfer(st, n)
+		}
+	}
+	return ep, true
+}
+
+// solveHook, when set (by tests), is called with each body whose paths
+// are solved for the checks.
+var solveHook func(body *ast.BlockStmt)
 
 // At returns what holds on every path that reaches call, just before the
 // statement or condition holding it runs. ok is false when call is not
 // evaluated by the body itself (deferred, spawned with go, inside a nested
 // function literal), is unreachable, or the analysis gave up.
 func (ep *ErrorPaths) At(call *ast.CallExpr) (facts PathFacts, ok bool) {
-	if ep == nil || ep.p == nil {
+	if ep == nil {
 		return PathFacts{}, false
 	}
-	ref, found := ep.p.calls[call]
+	cp, found := ep.at[call]
 	if !found {
 		return PathFacts{}, false
 	}
-	st := ep.p.stateBefore(ref)
-	if st == nil {
-		return PathFacts{}, false
-	}
-	return ep.p.facts(st), true
+	return cp.facts, true
 }
 
 // NoRetryIntent reports whether, on every path to call, an exact retry
@@ -127,20 +181,86 @@ func (ep *ErrorPaths) At(call *ast.CallExpr) (facts PathFacts, ok bool) {
 // predicate known by its fact) failed since v was last assigned: there v
 // provably holds no retry carrier.
 func (ep *ErrorPaths) NoRetryIntent(call *ast.CallExpr, v *types.Var) bool {
-	if ep == nil || ep.p == nil || v == nil {
+	if ep == nil || v == nil {
 		return false
 	}
-	ref, found := ep.p.calls[call]
-	if !found {
-		return false
-	}
-	st := ep.p.stateBefore(ref)
-	if st == nil {
-		return false
-	}
-	f, ok := st.errs[v]
-	return ok && f.noIntent
+	cp, found := ep.at[call]
+	return found && slices.Contains(cp.noIntent, v)
 }
+
+// solvePaths computes the transient paths of every body the checks ask
+// about: those that hold an ack call (barenak, ackretryable) or pass an
+// error that may be retryable to a call (retryflatten asks whether its
+// classification failed there). Bodies on which the solver does not
+// converge are recorded in diverged.
+func (m *Model) solvePaths() {
+	m.paths = make(map[*ast.BlockStmt]*ErrorPaths)
+	if m.info == nil {
+		return
+	}
+	var bodies []*ast.BlockStmt
+	m.inspector.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
+			return true
+		}
+		body := EnclosingBody(stack)
+		if body == nil {
+			return true
+		}
+		if _, seen := m.paths[body]; seen {
+			return true
+		}
+		if m.needsPaths(n.(*ast.CallExpr)) {
+			m.paths[body] = nil
+			bodies = append(bodies, body)
+		}
+		return true
+	})
+	for _, body := range bodies {
+		ep, converged := m.analyzePaths(body)
+		if !converged {
+			m.diverged = append(m.diverged, body.Pos())
+		}
+		m.paths[body] = ep
+	}
+}
+
+// needsPaths reports whether a call makes the checks ask about the paths
+// of its body: an ack call, or a call taking an error variable that may
+// be retryable.
+func (m *Model) needsPaths(call *ast.CallExpr) bool {
+	if _, ok := m.AsAckCall(call); ok {
+		return true
+	}
+	for _, a := range call.Args {
+		var found bool
+		ast.Inspect(a, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if v, ok := m.info.Uses[id].(*types.Var); ok && isErrorish(v.Type()) && m.MayBeRetryable(id) {
+				found = true
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// Diverged returns the positions of the function bodies on which the
+// transient-path solver did not converge: the checks get no facts there.
+// It is empty on every test package and example; a test keeps it so.
+func (m *Model) Diverged() []token.Pos { return m.diverged }
 
 // facts summarizes a state, choosing deterministically among errors.
 func (p *pathAnalysis) facts(s *flowState) PathFacts {

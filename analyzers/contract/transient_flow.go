@@ -60,31 +60,13 @@ func (m *Model) newPathAnalysis(body *ast.BlockStmt) *pathAnalysis {
 		retryable:  make(map[ast.Expr]*ast.CallExpr),
 		isRetrying: make(map[ast.Expr]bool),
 	}
-	p.g = cfg.New(body, m.mayReturn)
+	p.g = m.graphs.Of(body)
+	if p.g == nil {
+		p.g = new(cfg.CFG) // no graph (type errors): no facts
+	}
 	p.index(body)
 	p.solve()
 	return p
-}
-
-// mayReturn reports whether a call may return: panic, os.Exit, log.Fatal and
-// friends never do.
-func (m *Model) mayReturn(call *ast.CallExpr) bool {
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := m.info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
-			return false
-		}
-	}
-	fn := StaticCallee(m.info, call)
-	switch {
-	case IsPkgFunc(fn, "os", "Exit"), IsPkgFunc(fn, "runtime", "Goexit"):
-		return false
-	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "log":
-		switch fn.Name() {
-		case "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln":
-			return false
-		}
-	}
-	return true
 }
 
 // index records the switch cases, type-switch tests, range variables and

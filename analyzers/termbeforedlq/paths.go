@@ -22,9 +22,15 @@ type graph struct {
 	tags   map[ast.Node]bool       // tags of expression switches
 }
 
+// newGraph places the events of body on its CFG (the model's, from
+// ctrlflow); nil when body has none (a declaration with type errors).
 func (c *checker) newGraph(body *ast.BlockStmt) *graph {
+	flow := c.m.CFG(body)
+	if flow == nil {
+		return nil
+	}
 	g := &graph{
-		cfg:    cfg.New(body, c.mayReturn),
+		cfg:    flow,
 		events: make(map[*cfg.Block][]*event),
 		back:   make(map[[2]int32]bool),
 		tags:   make(map[ast.Node]bool),
@@ -372,19 +378,6 @@ func nilTest(cond ast.Expr, is func(ast.Expr) bool, onTrue bool) outcome {
 		}
 	}
 	return unknown
-}
-
-// mayReturn reports whether control may go on after call: not after
-// panic, os.Exit, log.Fatal and the like.
-func (c *checker) mayReturn(call *ast.CallExpr) bool {
-	info := c.pass.TypesInfo
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "panic" {
-		if _, builtin := info.Uses[id].(*types.Builtin); builtin {
-			return false
-		}
-	}
-	fn := contract.StaticCallee(info, call)
-	return fn == nil || !noReturn[fn.FullName()]
 }
 
 // isVar reports whether e names v.

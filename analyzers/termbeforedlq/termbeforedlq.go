@@ -31,17 +31,6 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 	})
 }
 
-// noReturn lists the functions after which control does not go on, by
-// types.Func.FullName: the CFG ends their block.
-var noReturn = map[string]bool{
-	"os.Exit": true, "runtime.Goexit": true,
-	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
-	"log.Panic": true, "log.Panicf": true, "log.Panicln": true,
-	"(*log.Logger).Fatal": true, "(*log.Logger).Fatalf": true, "(*log.Logger).Fatalln": true,
-	"(*log.Logger).Panic": true, "(*log.Logger).Panicf": true, "(*log.Logger).Panicln": true,
-	"(*testing.common).FailNow": true, "(*testing.common).Fatal": true, "(*testing.common).Fatalf": true,
-}
-
 // loggingPkgs and loggingMethods recognize calls that only record an
 // error: an error passed to them is still unchecked.
 var (
@@ -129,6 +118,9 @@ func (c *checker) checkFunc(body *ast.BlockStmt) {
 		return
 	}
 	g := c.newGraph(body)
+	if g == nil {
+		return
+	}
 	for _, ev := range g.all {
 		*c.at = ev.call.Pos()
 		switch {
