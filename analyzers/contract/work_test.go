@@ -1,0 +1,99 @@
+package contract_test
+
+import (
+	"go/ast"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/retrylint/retrylint/analyzers/cfgs"
+	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/suite"
+)
+
+// bodyCounter counts, per function body, how often something is done to it.
+type bodyCounter struct {
+	mu     sync.Mutex
+	counts map[*ast.BlockStmt]int
+}
+
+func (c *bodyCounter) add(body *ast.BlockStmt) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.counts[body]++
+}
+
+// TestWorkOncePerBody runs every check over the whole test corpus and the
+// examples, and counts per function body the CFGs built (cfg.New) and the
+// transient-path solutions computed for the checks: each at most once,
+// however many checks look at the body. It also checks that the path
+// solver converged on every body.
+func TestWorkOncePerBody(t *testing.T) {
+	builds := &bodyCounter{counts: make(map[*ast.BlockStmt]int)}
+	solves := &bodyCounter{counts: make(map[*ast.BlockStmt]int)}
+	cfgs.BuildHook = builds.add
+	contract.SetSolveHook(solves.add)
+	defer func() {
+		cfgs.BuildHook = nil
+		contract.SetSolveHook(nil)
+	}()
+
+	roots := suite.Roots()
+	var models []*contract.Model
+	analyze := func(t *testing.T, cfg *packages.Config, patterns ...string) {
+		cfg.Mode = packages.LoadAllSyntax
+		pkgs, err := packages.Load(cfg, patterns...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		graph, err := checker.Analyze(roots, pkgs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for act := range graph.All() {
+			if m, ok := act.Result.(*contract.Model); ok {
+				models = append(models, m)
+			}
+		}
+	}
+
+	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corpus []string
+	for _, check := range []string{"contract", "retryflatten", "termbeforedlq", "barenak", "ackretryable"} {
+		corpus = append(corpus, check+"/...")
+	}
+	analyze(t, &packages.Config{
+		Dir: testdata,
+		Env: append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off", "GOFLAGS="),
+	}, corpus...)
+	analyze(t, &packages.Config{Dir: filepath.Join("..", "..")}, "./examples/...")
+
+	if len(builds.counts) < 200 || len(solves.counts) < 50 {
+		t.Fatalf("only %d bodies got a CFG and %d a path solution: the corpus did not load", len(builds.counts), len(solves.counts))
+	}
+	for body, n := range builds.counts {
+		if n > 1 {
+			t.Errorf("body at %d: cfg.New called %d times", body.Pos(), n)
+		}
+	}
+	for body, n := range solves.counts {
+		if n > 1 {
+			t.Errorf("body at %d: transient paths solved %d times", body.Pos(), n)
+		}
+	}
+	diverged := 0
+	for _, m := range models {
+		diverged += len(m.Diverged())
+	}
+	if diverged != 0 {
+		t.Errorf("the path solver did not converge on %d bodies", diverged)
+	}
+	t.Logf("%d bodies with a CFG, %d with transient paths, %d packages", len(builds.counts), len(solves.counts), len(models))
+}
