@@ -364,7 +364,16 @@ func (p *pathAnalysis) tupleTest(rhs, first ast.Expr) *errTest {
 	var t *errTest
 	switch e := ast.Unparen(rhs).(type) {
 	case *ast.CallExpr:
-		if fn := StaticCallee(p.m.info, e); fn != nil && p.m.ClassifierKind(fn) == DelayClassifier {
+		if fn := StaticCallee(p.m.info, e); IsPkgFunc(fn, "errors", "AsType") && len(e.Args) == 1 {
+			// x, ok := errors.AsType[T](err): errors.As with the target's
+			// type as a type argument.
+			if tup, ok := p.m.info.TypeOf(e).(*types.Tuple); ok && tup.Len() == 2 && isErrorish(p.m.info.TypeOf(e.Args[0])) {
+				t = p.assertTest(e.Args[0], tup.At(0).Type(), p.varOf(first), e)
+				if t != nil && t.ifTrue == effTransient {
+					t.exact = true
+				}
+			}
+		} else if fn != nil && p.m.ClassifierKind(fn) == DelayClassifier {
 			if arg := errorArg(p.m.info, fn, e); arg != nil && isErrorish(p.m.info.TypeOf(arg)) {
 				t = &errTest{err: p.errVar(arg), ifTrue: effTransient, ifFalse: effFailed, origin: e, exact: true}
 				if d := p.varOf(first); d != nil && IsDuration(d.Type()) {
@@ -625,7 +634,7 @@ func (p *pathAnalysis) inspectsError(call *ast.CallExpr) bool {
 		return false
 	}
 	fn := StaticCallee(p.m.info, call)
-	if IsPkgFunc(fn, "errors", "As") || IsPkgFunc(fn, "errors", "Is") {
+	if IsPkgFunc(fn, "errors", "As") || IsPkgFunc(fn, "errors", "Is") || IsPkgFunc(fn, "errors", "AsType") {
 		return true
 	}
 	if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" {

@@ -379,3 +379,26 @@ func (s *Service) _(msg jetstream.Msg, err error) {
 	}
 	_ = msg.Term()
 }
+
+// errors.AsType (Go 1.26) classifies like errors.As: its ok side is a
+// transient path when the type argument is a carrier.
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	err := s.handler.Handle(ctx, Order{})
+	if rd, ok := errors.AsType[retrykit.Retryable](err); ok {
+		log.Printf("retrying %v", rd)
+		msg.Nak() // want `bare Nak redelivers transient error err at once and drops its retry delay: call NakWithDelay\(rd\.RetryDelay\(\)\)`
+		return
+	}
+	msg.Ack()
+}
+
+func (s *Service) _(ctx context.Context, msg *nats.Msg) {
+	err := s.handler.Handle(ctx, Order{})
+	te, ok := errors.AsType[*retrykit.TransientError](err)
+	if !ok {
+		msg.Term()
+		return
+	}
+	log.Printf("transient: %s", te.Op)
+	msg.Nak() // want `call NakWithDelay\(te\.RetryDelay\(\)\)`
+}

@@ -443,3 +443,26 @@ func settle(m jetstream.Msg, err error) {
 	}
 	_ = m.Term()
 }
+
+// The false side of errors.AsType ends the transient path, even in a
+// producer's error branch: the error provably holds no carrier there.
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	if err := s.reserve(ctx, Order{}); err != nil {
+		if _, ok := errors.AsType[*retrykit.TransientError](err); !ok {
+			msg.Nak()
+			return
+		}
+		msg.NakWithDelay(time.Second)
+	}
+}
+
+// errors.AsType into a type that is not a carrier identifies the error; it
+// says nothing of retry intent.
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	err := s.handler.Handle(ctx, Order{})
+	if _, ok := errors.AsType[*json.SyntaxError](err); ok {
+		msg.Nak()
+		return
+	}
+	msg.Ack()
+}
