@@ -8,11 +8,14 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/cfg"
+
+	"github.com/retrylint/retrylint/analyzers/internal/dataflow"
 )
 
-// maxVisits bounds the work of the transient-path fixpoint per block; a
-// function that does not settle within it gets no facts (and so no
-// diagnostics).
+// maxVisits bounds the work of the transient-path fixpoint per block, a
+// safety net: the lattice has finite height and the transfer functions are
+// monotone, so a function that does not settle within it is a bug, counted
+// in Model.Diverged (a test keeps it at zero).
 const maxVisits = 64
 
 // pathAnalysis computes, over one function body's control-flow graph, the
@@ -176,46 +179,26 @@ func typeSwitchOperand(sw *ast.TypeSwitchStmt) ast.Expr {
 
 // solve runs the forward fixpoint from the entry block.
 func (p *pathAnalysis) solve() {
-	p.entry = make([]*flowState, len(p.g.Blocks))
-	if len(p.g.Blocks) == 0 {
-		p.converged = true
-		return
-	}
-	p.entry[0] = newFlowState()
-	work := []*cfg.Block{p.g.Blocks[0]}
-	queued := map[*cfg.Block]bool{p.g.Blocks[0]: true}
-	budget := maxVisits * len(p.g.Blocks)
-	for len(work) > 0 {
-		if budget--; budget < 0 {
-			return
-		}
-		b := work[0]
-		work = work[1:]
-		queued[b] = false
-		out := p.entry[b.Index].clone()
-		for _, n := range b.Nodes {
-			p.transfer(out, n)
-		}
-		for i, succ := range b.Succs {
+	r := dataflow.Forward(p.g, dataflow.Problem[*flowState]{
+		Lattice: pathLattice{},
+		Entry:   newFlowState(),
+		Block: func(b *cfg.Block, in *flowState) *flowState {
+			out := in.clone()
+			for _, n := range b.Nodes {
+				p.transfer(out, n)
+			}
+			out.normalize()
+			return out
+		},
+		Edge: func(b *cfg.Block, i int, out *flowState) (*flowState, bool) {
 			st := out.clone()
 			p.edge(st, b, i)
-			if st.infeasible {
-				continue
-			}
-			if old := p.entry[succ.Index]; old != nil {
-				st = join(old, st)
-				if st.equal(old) {
-					continue
-				}
-			}
-			p.entry[succ.Index] = st
-			if !queued[succ] {
-				queued[succ] = true
-				work = append(work, succ)
-			}
-		}
-	}
-	p.converged = true
+			st.normalize()
+			return st, !st.infeasible
+		},
+		MaxVisits: maxVisits,
+	})
+	p.entry, p.converged = r.In, r.Converged
 }
 
 // stateBefore returns the state just before the node at ref, or nil.

@@ -3,6 +3,7 @@ package contract
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 )
 
 // This file holds the abstract state of the transient-path analysis: what is
@@ -139,6 +140,30 @@ func (s *flowState) clone() *flowState {
 	return c
 }
 
+// pathLattice is the lattice of the transient-path analysis: flowStates,
+// with nil for "no path reaches the point". Its laws are tested over
+// generated states (lattice_test.go).
+type pathLattice struct{}
+
+func (pathLattice) Bottom() *flowState { return nil }
+
+func (pathLattice) Join(a, b *flowState) *flowState {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return join(a, b)
+}
+
+func (pathLattice) Equal(a, b *flowState) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.equal(b)
+}
+
 // join returns the state holding on paths through a or b.
 func join(a, b *flowState) *flowState {
 	r := newFlowState()
@@ -236,13 +261,37 @@ func (s *flowState) equal(o *flowState) bool {
 		if len(w) != len(v) {
 			return false
 		}
-		for i := range v {
-			if v[i] != w[i] {
+		for _, z := range v { // a set: joins keep either operand's order
+			if !slices.Contains(w, z) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// normalize stores the facts that other facts imply, so that states that
+// say the same thing are equal: an error whose successful classification
+// found a delay known to be <= 0 has zeroDelay, and constants a followed
+// variable cannot hold have no snapshot. The solver normalizes every
+// state it propagates.
+func (s *flowState) normalize() {
+	for k, f := range s.errs {
+		if k != nil && !f.zeroDelay && s.zeroDelay(k) {
+			f.zeroDelay = true
+			s.errs[k] = f
+		}
+	}
+	for x, v := range s.vals {
+		for k := range v.when {
+			if v.possible != nil && !v.possible[k] {
+				delete(v.when, k)
+			}
+		}
+		if v.possible == nil && len(v.when) == 0 {
+			delete(s.vals, x) // nothing known
+		}
+	}
 }
 
 // kill forgets what was known about v's value, after v is assigned.

@@ -29,17 +29,23 @@ import (
 // function literal and never addressed, are followed.
 
 // valFacts is what is known about one followed variable.
+//
+// As a lattice, each constant key is in one of three states: no path gets
+// there with v holding it (identity of the join), a snapshot (joined), or
+// nothing known (absorbing); the join is the pointwise one.
 type valFacts struct {
-	known string                // key of the constant v holds on every path; "" when not known
-	when  map[string]*flowState // per constant key: the facts on every path where v holds it
+	// possible holds the keys of the constants v may hold, nil when v may
+	// hold any value (it was not assigned a constant on some path).
+	possible map[string]bool
+	when     map[string]*flowState // per constant key: the facts on every path where v holds it
 }
 
 func (v *valFacts) clone() *valFacts {
-	return &valFacts{known: v.known, when: maps.Clone(v.when)} // snapshots are never changed in place
+	return &valFacts{possible: maps.Clone(v.possible), when: maps.Clone(v.when)} // snapshots are never changed in place
 }
 
 func (v *valFacts) equal(o *valFacts) bool {
-	if o == nil || v.known != o.known || len(v.when) != len(o.when) {
+	if o == nil || (v.possible == nil) != (o.possible == nil) || !maps.Equal(v.possible, o.possible) || len(v.when) != len(o.when) {
 		return false
 	}
 	for k, s := range v.when {
@@ -58,7 +64,7 @@ func (v *valFacts) side(k string) (snap *flowState, top bool) {
 	if v == nil {
 		return nil, false
 	}
-	if v.known != "" && v.known != k {
+	if v.possible != nil && !v.possible[k] {
 		return nil, true
 	}
 	return v.when[k], false
@@ -72,8 +78,9 @@ func joinVals(r, a, b *flowState) {
 			continue // not followed on b's paths yet: nothing holds on all
 		}
 		out := &valFacts{when: make(map[string]*flowState)}
-		if fa.known == fb.known {
-			out.known = fa.known
+		if fa.possible != nil && fb.possible != nil {
+			out.possible = maps.Clone(fa.possible)
+			maps.Copy(out.possible, fb.possible)
 		}
 		for _, f := range []*valFacts{fa, fb} {
 			for k := range f.when {
@@ -92,7 +99,7 @@ func joinVals(r, a, b *flowState) {
 				}
 			}
 		}
-		if out.known != "" || len(out.when) > 0 {
+		if out.possible != nil || len(out.when) > 0 {
 			r.vals[v] = out
 		}
 	}
@@ -364,7 +371,7 @@ func (p *pathAnalysis) assignZero(st *flowState, v *types.Var) {
 // setConst records that v holds the constant of key k, with the facts of
 // st as its snapshot.
 func (p *pathAnalysis) setConst(st *flowState, v *types.Var, k string) {
-	f := &valFacts{known: k, when: make(map[string]*flowState)}
+	f := &valFacts{possible: map[string]bool{k: true}, when: make(map[string]*flowState)}
 	if snap := st.snapshot(); snap != nil {
 		f.when[k] = snap
 	}
