@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/dataflow"
 )
 
 // graph is a function's CFG with its Terms and DLQ writes placed in their
@@ -18,7 +19,7 @@ type graph struct {
 	cfg    *cfg.CFG
 	events map[*cfg.Block][]*event // per block, in evaluation order
 	all    []*event                // every event, in block then evaluation order
-	back   map[[2]int32]bool       // back edges, by block indexes
+	reach  *dataflow.Reach         // forward edges: no walk crosses a loop's back edge
 	tags   map[ast.Node]bool       // tags of expression switches
 }
 
@@ -32,7 +33,6 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 	g := &graph{
 		cfg:    flow,
 		events: make(map[*cfg.Block][]*event),
-		back:   make(map[[2]int32]bool),
 		tags:   make(map[ast.Node]bool),
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -65,80 +65,23 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 			}
 		}
 	}
-	g.findBackEdges()
+	g.reach = dataflow.NewReach(flow)
 	return g
-}
-
-// findBackEdges marks the edges that close a cycle in a depth-first walk
-// from the entry: the back edges of loops (and of backward gotos).
-func (g *graph) findBackEdges() {
-	if len(g.cfg.Blocks) == 0 {
-		return
-	}
-	const (
-		white = iota
-		grey
-		black
-	)
-	color := make([]int, len(g.cfg.Blocks))
-	type frame struct {
-		b    *cfg.Block
-		next int
-	}
-	stack := []frame{{b: g.cfg.Blocks[0]}}
-	color[0] = grey
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next == len(top.b.Succs) {
-			color[top.b.Index] = black
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		s := top.b.Succs[top.next]
-		top.next++
-		switch color[s.Index] {
-		case grey:
-			g.back[[2]int32{top.b.Index, s.Index}] = true
-		case white:
-			color[s.Index] = grey
-			stack = append(stack, frame{b: s})
-		}
-	}
-}
-
-// succs returns b's successors along forward edges.
-func (g *graph) succs(b *cfg.Block) []*cfg.Block {
-	var out []*cfg.Block
-	for _, s := range b.Succs {
-		if !g.back[[2]int32{b.Index, s.Index}] {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // after calls f for each event reachable after ev without crossing a back
 // edge, depth-first, each block once, until f returns false.
 func (g *graph) after(ev *event, f func(*event) bool) {
-	seen := make(map[*cfg.Block]bool)
-	var walk func(b *cfg.Block, from int) bool
-	walk = func(b *cfg.Block, from int) bool {
+	from := ev.index + 1
+	g.reach.After(ev.block, func(b *cfg.Block) bool {
 		for _, e := range g.events[b][from:] {
 			if !f(e) {
-				return false
+				return true
 			}
 		}
-		for _, s := range g.succs(b) {
-			if !seen[s] {
-				seen[s] = true
-				if !walk(s, 0) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	walk(ev.block, ev.index+1)
+		from = 0
+		return false
+	})
 }
 
 // checkTermBefore reports a Term from which a DLQ write of the same
@@ -201,7 +144,7 @@ func (c *checker) checkUnchecked(g *graph, w *event) {
 	var walk func(b *cfg.Block, node, from int, st ustate)
 	branch := func(b *cfg.Block, cond ast.Expr, is func(ast.Expr) bool, st ustate) {
 		for i, s := range b.Succs {
-			if g.back[[2]int32{b.Index, s.Index}] {
+			if g.reach.IsBack(b, s) {
 				continue
 			}
 			switch nilTest(cond, is, i == 0) {
@@ -263,7 +206,7 @@ func (c *checker) checkUnchecked(g *graph, w *event) {
 				return // collected or passed on: not judged
 			}
 		}
-		for _, s := range g.succs(b) {
+		for _, s := range g.reach.Succs(b) {
 			walk(s, 0, 0, st)
 		}
 	}
