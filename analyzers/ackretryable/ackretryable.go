@@ -58,8 +58,8 @@ func (c *checker) check(paths *contract.ErrorPaths, ack contract.AckCall) {
 		Pos: ack.Call.Pos(),
 		End: ack.Call.End(),
 		Message: fmt.Sprintf("%s in the error branch of %s acknowledges a transient failure as done: "+
-			"classify %s first (errors.As into a %s() carrier) and NakWithDelay its retry delay",
-			ack.Method, what, name, c.m.Config().CarrierMethod),
+			"classify %s first (errors.As into a %s() carrier) and %s its retry delay",
+			ack.Method, what, name, c.m.Config().CarrierMethod, c.m.DelayedRetry(ack.Recv)),
 	}
 	if b.Producer != nil {
 		d.Related = []analysis.RelatedInformation{{Pos: b.Producer.Pos(), End: b.Producer.End(), Message: "retryable error produced here"}}

@@ -45,11 +45,17 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 	return a
 }
 
-// Method names the check and its fix use.
-const (
-	methodNakWithDelay = contract.MethodNakWithDelay
-	asRecipe           = "errors.As(%s, &rd)"
-)
+// asRecipe is how a message tells to look up a retry delay.
+const asRecipe = "errors.As(%s, &rd)"
+
+// delayedRetry is the method that redelivers after a delay in nak's
+// message library (NakWithDelay), for messages and the fix.
+func delayedRetry(nak contract.AckCall) string {
+	if name := nak.Profile.DelayedRetry(); name != "" {
+		return name
+	}
+	return "a delayed retry"
+}
 
 type checker struct {
 	pass *analysis.Pass
@@ -76,7 +82,7 @@ func (c *checker) check(paths *contract.ErrorPaths, nak contract.AckCall) {
 		c.m.Report(c.pass, analysis.Diagnostic{
 			Pos:     nak.Call.Pos(),
 			End:     nak.Call.End(),
-			Message: "bare Nak on an error path redelivers at once: look up the error's retry delay and call NakWithDelay",
+			Message: fmt.Sprintf("bare %s on an error path redelivers at once: look up the error's retry delay and call %s", nak.Method, delayedRetry(nak)),
 		})
 	}
 }
@@ -102,7 +108,7 @@ func (c *checker) reportTransient(nak contract.AckCall, t *contract.TransientPat
 	d := analysis.Diagnostic{Pos: nak.Call.Pos(), End: nak.Call.End()}
 	delay := c.m.DelayExpr(t, nak.Call.Pos())
 	if delay != "" {
-		d.Message = fmt.Sprintf("bare Nak redelivers %s at once and drops its retry delay: call NakWithDelay(%s)", what, delay)
+		d.Message = fmt.Sprintf("bare %s redelivers %s at once and drops its retry delay: call %s(%s)", nak.Method, what, delayedRetry(nak), delay)
 		if fix := c.fix(nak, delay); fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
@@ -111,8 +117,8 @@ func (c *checker) reportTransient(nak contract.AckCall, t *contract.TransientPat
 		if t.Err != nil {
 			arg = t.Err.Name()
 		}
-		d.Message = fmt.Sprintf("bare Nak redelivers %s at once and drops its retry delay: look up the delay with "+asRecipe+
-			" and call NakWithDelay(rd.%s())", what, arg, c.m.Config().CarrierMethod)
+		d.Message = fmt.Sprintf("bare %s redelivers %s at once and drops its retry delay: look up the delay with "+asRecipe+
+			" and call %s(rd.%s())", nak.Method, what, arg, delayedRetry(nak), c.m.Config().CarrierMethod)
 	}
 	if t.Origin != nil {
 		msg := "classified as transient here"
@@ -136,9 +142,9 @@ func (c *checker) fix(nak contract.AckCall, delay string) *analysis.SuggestedFix
 		insert += ", "
 	}
 	return &analysis.SuggestedFix{
-		Message: fmt.Sprintf("Replace Nak with NakWithDelay(%s)", delay),
+		Message: fmt.Sprintf("Replace %s with %s(%s)", nak.Method, nak.Profile.DelayedRetry(), delay),
 		TextEdits: []analysis.TextEdit{
-			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(methodNakWithDelay)},
+			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(nak.Profile.DelayedRetry())},
 			{Pos: nak.Call.Lparen + 1, End: nak.Call.Lparen + 1, NewText: []byte(insert)},
 		},
 	}
@@ -152,7 +158,11 @@ func (c *checker) acceptsDelay(nak contract.AckCall) bool {
 	if recv == nil {
 		return false
 	}
-	obj, _, _ := types.LookupFieldOrMethod(recv, true, c.pass.Pkg, methodNakWithDelay)
+	name := nak.Profile.DelayedRetry()
+	if name == "" {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(recv, true, c.pass.Pkg, name)
 	fn, ok := obj.(*types.Func)
 	if !ok {
 		return false

@@ -1,6 +1,7 @@
 package barenak_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,4 +74,15 @@ func TestDoc(t *testing.T) {
 			t.Errorf("doc does not mention %s", want)
 		}
 	}
+}
+
+// TestProfile runs the check on a made-up message library known only
+// through its profile file: its bare retry is Requeue, its delayed retry
+// RequeueAfter, which the message and the fix name.
+func TestProfile(t *testing.T) {
+	cfg := contract.DefaultConfig()
+	if err := cfg.SetOption(contract.FlagProfiles, filepath.Join(checktest.TestData(), "src", "quemq", "profile.json")); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, checktest.TestData(), barenak.New(contract.New(cfg)), "barenak/profile")
 }

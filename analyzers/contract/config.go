@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"regexp"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // Flag names of the contract analyzer. Drivers prefix them with the
@@ -16,6 +18,7 @@ const (
 	FlagDLQSubjectPattern  = "dlq-subject-pattern"
 	FlagDLQFuncs           = "dlq-funcs"
 	FlagTransientPredicate = "transient-predicate-pattern"
+	FlagProfiles           = "profiles"
 )
 
 // Defaults of the contract's configurable names, as CONTRACT.md states them.
@@ -45,6 +48,9 @@ type Config struct {
 	// TransientPredicate matches names of bool predicates over an error that
 	// answer "does this error carry retry intent".
 	TransientPredicate *regexp.Regexp
+	// Profiles describe the message libraries: the built-in ones (NATS,
+	// JetStream), then those loaded from files, consulted in order.
+	Profiles []*profile.Profile
 }
 
 // DefaultConfig returns the configuration CONTRACT.md specifies.
@@ -54,6 +60,7 @@ func DefaultConfig() *Config {
 		DLQName:            regexp.MustCompile(DefaultDLQPattern),
 		DLQSubject:         regexp.MustCompile(DefaultDLQSubjectPattern),
 		TransientPredicate: regexp.MustCompile(DefaultTransientPredicate),
+		Profiles:           profile.Builtin(),
 	}
 }
 
@@ -71,6 +78,39 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		"comma-separated functions that write a DLQ: import/path.Func or import/path.Type.Method")
 	fs.Var(regexpValue{&c.TransientPredicate}, FlagTransientPredicate,
 		"regexp over names of bool predicates that report retry intent (default "+DefaultTransientPredicate+")")
+	fs.Var(profileFiles{&c.Profiles}, FlagProfiles,
+		"comma-separated JSON files describing more message libraries (package profile), after the built-in NATS and JetStream")
+}
+
+// profileFiles is the list of profile files, as a flag: setting it loads
+// and validates each file and puts its profiles after the built-in ones.
+type profileFiles struct{ profiles *[]*profile.Profile }
+
+func (v profileFiles) String() string {
+	if v.profiles == nil {
+		return ""
+	}
+	var names []string
+	for _, p := range *v.profiles {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+func (v profileFiles) Set(s string) error {
+	out := profile.Builtin()
+	for path := range strings.SplitSeq(s, ",") {
+		if path = strings.TrimSpace(path); path == "" {
+			continue
+		}
+		p, err := profile.Load(path)
+		if err != nil {
+			return err
+		}
+		out = append(out, p)
+	}
+	*v.profiles = out
+	return nil
 }
 
 // SetOption sets one option by flag name from its string form; the

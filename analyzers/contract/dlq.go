@@ -14,16 +14,6 @@ import (
 // says so.
 const DLQDirective = "//retrylint:dlq"
 
-// publishMethods are the NATS and JetStream publish calls whose subject
-// decides whether they write a dead-letter queue. Any function or method of
-// these names counts (a Kafka or SQS client publishing to an "orders.dlq"
-// topic writes a DLQ too); its subject is its first string parameter, or the
-// subject set on its *nats.Msg parameter.
-var publishMethods = map[string]bool{
-	"Publish": true, "PublishMsg": true, "PublishAsync": true,
-	"PublishMsgAsync": true, "Request": true,
-}
-
 // nonWriteVerbs are the leading words of names that configure, build or
 // inspect a dead-letter queue rather than write to it: NewDLQWriter,
 // ensureDLQStream, s.dlq.Close. A name matching the DLQ pattern does not make
@@ -125,7 +115,7 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr, returnsError bool) bool {
 		if !returnsError {
 			return false
 		}
-		if publishMethods[fn.Name()] && m.publishesToDLQ(fn, call) {
+		if m.isPublish(fn.Name()) && m.publishesToDLQ(fn, call) {
 			return true
 		}
 		if m.cfg.DLQName.MatchString(fn.Name()) && !startsWithNonWriteVerb(fn.Name()) {
@@ -164,7 +154,7 @@ func (m *Model) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
 	if m.IsMessage(m.info.TypeOf(sel.X)) {
 		return false
 	}
-	if p := fn.Pkg(); p != nil && (p.Path() == NATSPath || p.Path() == JetStreamPath) && !publishMethods[fn.Name()] {
+	if p := fn.Pkg(); p != nil && m.libraryProfile(p.Path()) != nil && !m.isPublish(fn.Name()) {
 		return false
 	}
 	var name string

@@ -23,19 +23,11 @@ func (m *Model) publishesToDLQ(fn *types.Func, call *ast.CallExpr) bool {
 		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
 			return m.dlqSubject(call.Args[i], 0)
 		}
-		if isNATSMsg(t) {
+		if m.isPublishMsg(t) {
 			return m.msgSubjectIsDLQ(call.Args[i], 0)
 		}
 	}
 	return false
-}
-
-// isNATSMsg reports whether t is nats.Msg or *nats.Msg.
-func isNATSMsg(t types.Type) bool {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	return isNamed(t, NATSPath, "Msg")
 }
 
 // dlqSubject reports whether a subject expression names a DLQ: one of its
@@ -115,7 +107,7 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 			}
 		}
 	case *ast.CallExpr:
-		if IsPkgFunc(StaticCallee(m.info, e), NATSPath, "NewMsg") && len(e.Args) == 1 {
+		if m.isPublishMsgNew(StaticCallee(m.info, e)) && len(e.Args) == 1 {
 			return m.dlqSubject(e.Args[0], depth+1)
 		}
 	case *ast.Ident:

@@ -3,53 +3,51 @@ package contract
 import (
 	"go/ast"
 	"go/types"
+	"slices"
+
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
-// Import paths of the NATS client whose message types are messages by
-// definition.
-const (
-	NATSPath      = "github.com/nats-io/nats.go"
-	JetStreamPath = "github.com/nats-io/nats.go/jetstream"
-)
+// Messages and their ack methods come from the configured message-library
+// profiles (package profile): nothing here names a library's method.
 
-// Ack method names of a message.
-const (
-	MethodAck            = "Ack"
-	MethodAckSync        = "AckSync"
-	MethodDoubleAck      = "DoubleAck"
-	MethodNak            = "Nak"
-	MethodNakWithDelay   = "NakWithDelay"
-	MethodTerm           = "Term"
-	MethodTermWithReason = "TermWithReason"
-	MethodInProgress     = "InProgress"
-)
+// IsMessage reports whether t is a message of some profile: one of its
+// message types (or a pointer to one), or, for a structural profile, any
+// type or interface whose method set has its Done method together with its
+// RetryNow or Terminate method (ack options allowed).
+func (m *Model) IsMessage(t types.Type) bool { return m.messageProfile(t) != nil }
 
-// ackMethods is the set of acknowledgement methods a message has.
-var ackMethods = map[string]bool{
-	MethodAck: true, MethodAckSync: true, MethodDoubleAck: true,
-	MethodNak: true, MethodNakWithDelay: true,
-	MethodTerm: true, MethodTermWithReason: true, MethodInProgress: true,
-}
-
-// IsMessage reports whether t is a message: *nats.Msg, jetstream.Msg, or any
-// type or interface whose method set has Ack() error together with
-// Nak() error or Term() error (ack options such as nats.AckOpt allowed).
-func (m *Model) IsMessage(t types.Type) bool {
+// messageProfile returns the profile t is a message of, or nil.
+func (m *Model) messageProfile(t types.Type) *profile.Profile {
 	if !isValid(t) {
-		return false
+		return nil
 	}
-	if p, ok := t.Underlying().(*types.Pointer); ok && isNamed(p.Elem(), NATSPath, "Msg") {
-		return true
+	elem := t
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		elem = p.Elem()
 	}
-	if isNamed(t, NATSPath, "Msg") || isNamed(t, JetStreamPath, "Msg") {
-		return true
+	for _, p := range m.cfg.Profiles {
+		for _, mt := range p.Messages {
+			if isNamed(t, mt.Path, mt.Name) || isNamed(elem, mt.Path, mt.Name) {
+				return p
+			}
+		}
 	}
-	return m.isAckMethod(t, MethodAck) && (m.isAckMethod(t, MethodNak) || m.isAckMethod(t, MethodTerm))
+	for _, p := range m.cfg.Profiles {
+		if p.Structural && m.isAckMethod(t, p.Method(profile.Done)) &&
+			(m.isAckMethod(t, p.Method(profile.RetryNow)) || m.isAckMethod(t, p.Method(profile.Terminate))) {
+			return p
+		}
+	}
+	return nil
 }
 
 // isAckMethod reports whether t (or *t) has name(opts...) error, where any
 // parameters are a single variadic option list.
 func (m *Model) isAckMethod(t types.Type, name string) bool {
+	if name == "" {
+		return false
+	}
 	fn := pointerMethodOf(t, m.pkg, name)
 	if fn == nil {
 		return false
@@ -69,9 +67,14 @@ func (m *Model) isAckMethod(t types.Type, name string) bool {
 
 // AckCall describes a call of an acknowledgement method on a message.
 type AckCall struct {
-	Call   *ast.CallExpr
-	Recv   ast.Expr // the message expression
-	Method string   // one of the Method* names
+	Call *ast.CallExpr
+	Recv ast.Expr // the message expression
+	// Method is the ack method's name as written (Nak, TermWithReason).
+	Method string
+	// Settlement is what the method tells the broker.
+	Settlement profile.Settlement
+	// Profile is the message library the receiver belongs to.
+	Profile *profile.Profile
 }
 
 // AsAckCall recognizes msg.Ack(), msg.Nak(), msg.Term()... on a message,
@@ -94,28 +97,72 @@ func (m *Model) AsAckCall(call *ast.CallExpr) (AckCall, bool) {
 		fun = ast.Unparen(defs[0].rhs)
 	}
 	sel, ok := fun.(*ast.SelectorExpr)
-	if !ok || !ackMethods[sel.Sel.Name] {
+	if !ok || !slices.ContainsFunc(m.cfg.Profiles, func(p *profile.Profile) bool { return p.AckMethods[sel.Sel.Name] != "" }) {
 		return AckCall{}, false
 	}
 	if s := m.info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
 		return AckCall{}, false
 	}
-	if !m.IsMessage(m.info.TypeOf(sel.X)) {
+	p := m.messageProfile(m.info.TypeOf(sel.X))
+	if p == nil || p.AckMethods[sel.Sel.Name] == "" {
 		return AckCall{}, false
 	}
-	return AckCall{Call: call, Recv: sel.X, Method: sel.Sel.Name}, true
+	return AckCall{Call: call, Recv: sel.X, Method: sel.Sel.Name, Settlement: p.AckMethods[sel.Sel.Name], Profile: p}, true
 }
 
-// IsBareNak reports whether an ack call is a Nak without a delay: Nak() or
-// the legacy Nak(opts...) whose options carry no delay.
-func (a AckCall) IsBareNak() bool { return a.Method == MethodNak }
+// IsBareNak reports whether an ack call redelivers at once, without a
+// delay: Nak() or the legacy Nak(opts...) whose options carry no delay.
+func (a AckCall) IsBareNak() bool { return a.Settlement == profile.RetryNow }
 
 // IsTerm reports whether an ack call terminates the message.
-func (a AckCall) IsTerm() bool {
-	return a.Method == MethodTerm || a.Method == MethodTermWithReason
-}
+func (a AckCall) IsTerm() bool { return a.Settlement == profile.Terminate }
 
 // IsAck reports whether an ack call acknowledges success.
-func (a AckCall) IsAck() bool {
-	return a.Method == MethodAck || a.Method == MethodAckSync || a.Method == MethodDoubleAck
+func (a AckCall) IsAck() bool { return a.Settlement == profile.Done }
+
+// isPublish reports whether name is a publish call of some profile.
+func (m *Model) isPublish(name string) bool {
+	return slices.ContainsFunc(m.cfg.Profiles, func(p *profile.Profile) bool { return slices.Contains(p.Publish, name) })
+}
+
+// libraryProfile returns the profile whose packages hold path, or nil.
+func (m *Model) libraryProfile(path string) *profile.Profile {
+	for _, p := range m.cfg.Profiles {
+		if slices.Contains(p.Packages, path) {
+			return p
+		}
+	}
+	return nil
+}
+
+// isPublishMsg reports whether t is a profile's publish-message type or a
+// pointer to one.
+func (m *Model) isPublishMsg(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return slices.ContainsFunc(m.cfg.Profiles, func(p *profile.Profile) bool {
+		return p.PublishMsg != nil && isNamed(t, p.PublishMsg.Path, p.PublishMsg.Name)
+	})
+}
+
+// isPublishMsgNew reports whether fn is a profile's publish-message
+// constructor (nats.NewMsg).
+func (m *Model) isPublishMsgNew(fn *types.Func) bool {
+	return slices.ContainsFunc(m.cfg.Profiles, func(p *profile.Profile) bool {
+		return p.PublishMsgNew != nil && IsPkgFunc(fn, p.PublishMsgNew.Path, p.PublishMsgNew.Name)
+	})
+}
+
+// DelayedRetry returns the method that redelivers msg after a delay in
+// its library (NakWithDelay), for messages: the first profile's when msg's
+// library is not known.
+func (m *Model) DelayedRetry(msg ast.Expr) string {
+	if p := m.messageProfile(m.info.TypeOf(msg)); p != nil && p.DelayedRetry() != "" {
+		return p.DelayedRetry()
+	}
+	if len(m.cfg.Profiles) > 0 {
+		return m.cfg.Profiles[0].DelayedRetry()
+	}
+	return "a delayed retry"
 }

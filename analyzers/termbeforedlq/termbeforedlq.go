@@ -59,11 +59,11 @@ const (
 
 // formats are the messages of each kind: the Term, then the DLQ write.
 var formats = [...]string{
-	termBefore:     "%s before the DLQ write%s: write the DLQ and check its error first; on failure NakWithDelay and return",
-	deferredAfter:  "%s before the deferred DLQ write%s runs: write the DLQ and check its error first; on failure NakWithDelay and return",
-	spawned:        "%s not ordered after the DLQ write%s started with go: write the DLQ synchronously and check its error first; on failure NakWithDelay and return",
-	failurePath:    "%s on the failure path of the DLQ write%s: on failure NakWithDelay and return instead of terminating",
-	uncheckedWrite: "%s after the DLQ write%s whose error is not checked: check its error first; on failure NakWithDelay and return",
+	termBefore:     "%s before the DLQ write%s: write the DLQ and check its error first; on failure %[3]s and return",
+	deferredAfter:  "%s before the deferred DLQ write%s runs: write the DLQ and check its error first; on failure %[3]s and return",
+	spawned:        "%s not ordered after the DLQ write%s started with go: write the DLQ synchronously and check its error first; on failure %[3]s and return",
+	failurePath:    "%s on the failure path of the DLQ write%s: on failure %[3]s and return instead of terminating",
+	uncheckedWrite: "%s after the DLQ write%s whose error is not checked: check its error first; on failure %[3]s and return",
 }
 
 // finding is the defect reported at one Term.
@@ -255,7 +255,7 @@ func (c *checker) report() {
 		d := analysis.Diagnostic{
 			Pos:     t.Call.Pos(),
 			End:     t.Call.End(),
-			Message: fmt.Sprintf(formats[f.kind], subject, write),
+			Message: fmt.Sprintf(formats[f.kind], subject, write, c.m.DelayedRetry(t.Msg)),
 			Related: []analysis.RelatedInformation{{
 				Pos: w.Call.Pos(), End: w.Call.End(), Message: "the DLQ write",
 			}},

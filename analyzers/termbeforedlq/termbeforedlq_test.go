@@ -71,3 +71,14 @@ func TestDoc(t *testing.T) {
 		t.Error("doc does not say how to opt in with //retrylint:dlq and -retrycontract.dlq-funcs")
 	}
 }
+
+// TestProfile runs the check on a made-up message library known only
+// through its profile file: its terminate method is Discard, its publish
+// Send.
+func TestProfile(t *testing.T) {
+	cfg := contract.DefaultConfig()
+	if err := cfg.SetOption(contract.FlagProfiles, filepath.Join(testdata, "src", "quemq", "profile.json")); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, termbeforedlq.New(contract.New(cfg)), "termbeforedlq/profile")
+}

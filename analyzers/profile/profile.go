@@ -1,0 +1,184 @@
+// Package profile describes message libraries as data: which types are
+// messages, which methods settle them and how, which calls publish and
+// where their subject is. The contract model and the checks know a library
+// only through its profile; NATS (*nats.Msg) and JetStream (jetstream.Msg)
+// are the built-in ones, and a library with another ack API is a profile
+// file (JSON, loaded with -retrycontract.profiles) plus tests.
+package profile
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Settlement is what an ack method tells the broker.
+type Settlement string
+
+// The settlements of CONTRACT.md.
+const (
+	Done       Settlement = "done"        // Ack: never redelivered
+	RetryNow   Settlement = "retry-now"   // bare Nak: redelivered at once
+	RetryLater Settlement = "retry-later" // Nak with a delay
+	Terminate  Settlement = "terminate"   // Term: never redelivered, not done
+	Progress   Settlement = "progress"    // InProgress: settles nothing
+)
+
+var settlements = []Settlement{Done, RetryNow, RetryLater, Terminate, Progress}
+
+// TypeName names a type: its package's import path and its name.
+type TypeName struct {
+	Path string `json:"path"`
+	Name string `json:"name"`
+}
+
+func (t TypeName) String() string { return t.Path + "." + t.Name }
+
+// Profile is one message library.
+type Profile struct {
+	// Name names the library in messages and errors.
+	Name string `json:"name"`
+	// Messages are the library's message types; a pointer to one is a
+	// message too.
+	Messages []TypeName `json:"messages"`
+	// AckMethods maps the name of each method that settles a message to
+	// its settlement. Ack methods return an error and take no parameters
+	// but options, except the RetryLater one, which takes the delay.
+	AckMethods map[string]Settlement `json:"ack_methods"`
+	// Structural: any type whose method set has the Done method with the
+	// RetryNow or Terminate method is a message of this library too (the
+	// interfaces handlers are written against, for testability).
+	Structural bool `json:"structural"`
+	// Packages are the library's import paths: their calls other than
+	// publishes never write a dead-letter queue.
+	Packages []string `json:"packages"`
+	// Publish names the calls that publish: their subject decides whether
+	// they write a dead-letter queue. The subject is the first string
+	// parameter, or the subject set on a publish-message parameter.
+	Publish []string `json:"publish"`
+	// PublishMsg is the type of message a publish may take, whose Subject
+	// field is the subject; PublishMsgNew is its constructor, whose first
+	// argument is the subject. Both optional.
+	PublishMsg    *TypeName `json:"publish_msg,omitempty"`
+	PublishMsgNew *TypeName `json:"publish_msg_new,omitempty"`
+}
+
+// Method returns the name of the (first, by name) method of p that
+// settles as s, or "".
+func (p *Profile) Method(s Settlement) string {
+	var names []string
+	for name, t := range p.AckMethods {
+		if t == s {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+// DelayedRetry is the method that redelivers after a delay: the fix for a
+// bare retry on a transient path (NakWithDelay).
+func (p *Profile) DelayedRetry() string { return p.Method(RetryLater) }
+
+// Validate reports the first thing wrong with p.
+func (p *Profile) Validate() error {
+	if p.Name == "" {
+		return fmt.Errorf("profile without a name")
+	}
+	if len(p.AckMethods) == 0 {
+		return fmt.Errorf("profile %s: no ack_methods", p.Name)
+	}
+	for name, s := range p.AckMethods {
+		if !token.IsIdentifier(name) {
+			return fmt.Errorf("profile %s: ack method %q is not a Go method name", p.Name, name)
+		}
+		if !slices.Contains(settlements, s) {
+			return fmt.Errorf("profile %s: ack method %s: settlement %q is not one of %v", p.Name, name, s, settlements)
+		}
+	}
+	if p.Method(Done) == "" {
+		return fmt.Errorf("profile %s: no ack method settles as %q", p.Name, Done)
+	}
+	for _, t := range append(slices.Clone(p.Messages), deref(p.PublishMsg, p.PublishMsgNew)...) {
+		if t.Path == "" || !token.IsIdentifier(t.Name) {
+			return fmt.Errorf("profile %s: bad type or function %q: want an import path and a name", p.Name, t)
+		}
+	}
+	for _, name := range p.Publish {
+		if !token.IsIdentifier(name) {
+			return fmt.Errorf("profile %s: publish %q is not a Go name", p.Name, name)
+		}
+	}
+	return nil
+}
+
+func deref(ts ...*TypeName) []TypeName {
+	var out []TypeName
+	for _, t := range ts {
+		if t != nil {
+			out = append(out, *t)
+		}
+	}
+	return out
+}
+
+// Load reads a profile from a JSON file and validates it.
+func Load(path string) (*Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	var p Profile
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &p, nil
+}
+
+// natsAckMethods are the ack methods of both NATS message types.
+var natsAckMethods = map[string]Settlement{
+	"Ack": Done, "AckSync": Done, "DoubleAck": Done,
+	"Nak": RetryNow, "NakWithDelay": RetryLater,
+	"Term": Terminate, "TermWithReason": Terminate,
+	"InProgress": Progress,
+}
+
+var natsPublish = []string{"Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync", "Request"}
+
+// NATS is github.com/nats-io/nats.go's *nats.Msg, whose ack methods take
+// ...nats.AckOpt. It also holds the structural rule: handler-side
+// interfaces with Ack and Nak or Term are messages.
+var NATS = &Profile{
+	Name:          "nats",
+	Messages:      []TypeName{{"github.com/nats-io/nats.go", "Msg"}},
+	AckMethods:    natsAckMethods,
+	Structural:    true,
+	Packages:      []string{"github.com/nats-io/nats.go"},
+	Publish:       natsPublish,
+	PublishMsg:    &TypeName{"github.com/nats-io/nats.go", "Msg"},
+	PublishMsgNew: &TypeName{"github.com/nats-io/nats.go", "NewMsg"},
+}
+
+// JetStream is github.com/nats-io/nats.go/jetstream's Msg interface.
+var JetStream = &Profile{
+	Name:       "jetstream",
+	Messages:   []TypeName{{"github.com/nats-io/nats.go/jetstream", "Msg"}},
+	AckMethods: natsAckMethods,
+	Packages:   []string{"github.com/nats-io/nats.go/jetstream"},
+	Publish:    natsPublish,
+	PublishMsg: &TypeName{"github.com/nats-io/nats.go", "Msg"},
+}
+
+// Builtin returns the built-in profiles, in the order they are consulted.
+func Builtin() []*Profile { return []*Profile{NATS, JetStream} }
