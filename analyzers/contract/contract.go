@@ -35,7 +35,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		ResultType:       reflect.TypeFor[*Model](),
 		FactTypes: []analysis.Fact{
 			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
-			new(MayTermFact), new(ClassifierFact), new(RetryableVarFact),
+			new(EffectsFact), new(ClassifierFact), new(RetryableVarFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -77,9 +77,10 @@ type Model struct {
 	litMemo   map[*ast.FuncLit]bool
 	frozen    bool // set when Run is done: the memo maps below are complete
 
-	dlq       dlqState
-	term      termState
-	transient transientState
+	dlq        dlqState
+	effects    map[*types.Func][]helperEffect // effects of the package's functions on their message parameters
+	litEffects map[*ast.FuncLit]*litEffects   // memo: what function literals settle
+	transient  transientState
 }
 
 // Config returns the configuration the model was built with.
@@ -125,7 +126,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	m.inferProducers(decls)
 	m.inferDLQWriters(decls)
-	m.inferMayTerm(decls)
+	m.inferEffects(decls)
 	m.inferClassifiers(decls)
 	m.exportFacts(pass)
 	m.freeze()
@@ -148,7 +149,7 @@ func (m *Model) exportFacts(pass *analysis.Pass) {
 		pass.ExportObjectFact(fn, &WrapsFact{Params: params})
 	}
 	m.exportDLQFacts(pass)
-	m.exportTermFacts(pass)
+	m.exportEffectsFacts(pass)
 	m.exportClassifierFacts(pass)
 }
 

@@ -2,7 +2,10 @@ package contract
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // The facts below are exported by the contract analyzer for functions of the
@@ -44,21 +47,49 @@ type DLQWriterFact struct{}
 func (*DLQWriterFact) AFact()         {}
 func (*DLQWriterFact) String() string { return "writes DLQ" }
 
-// MayTermFact marks a function that calls Term or TermWithReason on a
-// message it receives as a parameter, on some path.
-type MayTermFact struct {
-	Params []int
-	// TermLine and TermCol locate the first Term (or the call of another
-	// may-Term helper) inside the function: lines after the line of the
-	// function's name, and the column. Checks use them to point at the
-	// inner Term from another package without storing a token.Pos, which
-	// would mean nothing in another process.
-	TermLine, TermCol int
+// EffectsFact marks a function that settles messages it receives as
+// parameters (CONTRACT.md, "Effects of a helper"), in (parameter,
+// settlement) order.
+type EffectsFact struct {
+	Effects []Effect
 }
 
-func (*MayTermFact) AFact() {}
-func (f *MayTermFact) String() string {
-	return "may Term param " + joinInts(f.Params)
+// Effect is one settlement of one message parameter, on some path.
+type Effect struct {
+	Param      int
+	Settlement profile.Settlement
+	// Line and Col locate the settlement (or the call of the helper that
+	// makes it) inside the function: lines after the line of the
+	// function's name, and the column. Checks use them to point at the
+	// inner settlement from another package without storing a token.Pos,
+	// which would mean nothing in another process.
+	Line, Col int
+}
+
+func (*EffectsFact) AFact() {}
+
+// String lists the parameters per settlement: "may Term param 1",
+// "may Ack param 0; may Term param 0,1".
+func (f *EffectsFact) String() string {
+	var parts []string
+	for _, s := range settlementOrder {
+		var params []int
+		for _, e := range f.Effects {
+			if e.Settlement == s && !slices.Contains(params, e.Param) {
+				params = append(params, e.Param)
+			}
+		}
+		if len(params) > 0 {
+			parts = append(parts, "may "+settlementVerbs[s]+" param "+joinInts(params))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// settlementVerbs name the settlements in fact strings after the
+// contract's vocabulary.
+var settlementVerbs = map[profile.Settlement]string{
+	profile.Done: "Ack", profile.RetryNow: "Nak", profile.RetryLater: "NakWithDelay", profile.Terminate: "Term",
 }
 
 // ClassifierKind says how a classifier function reports retry intent.

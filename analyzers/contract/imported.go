@@ -15,7 +15,7 @@ type importedFacts struct {
 	vars        map[*types.Var]bool // RetryableVarFact
 	wraps       map[*types.Func][]int
 	dlqWriters  map[*types.Func]bool
-	mayTerm     map[*types.Func]*MayTermFact
+	effects     map[*types.Func]*EffectsFact
 	classifiers map[*types.Func]ClassifierKind
 }
 
@@ -26,7 +26,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		vars:        make(map[*types.Var]bool),
 		wraps:       make(map[*types.Func][]int),
 		dlqWriters:  make(map[*types.Func]bool),
-		mayTerm:     make(map[*types.Func]*MayTermFact),
+		effects:     make(map[*types.Func]*EffectsFact),
 		classifiers: make(map[*types.Func]ClassifierKind),
 	}
 	for _, of := range pass.AllObjectFacts() {
@@ -45,8 +45,8 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			imp.wraps[fn] = f.Params
 		case *DLQWriterFact:
 			imp.dlqWriters[fn] = true
-		case *MayTermFact:
-			imp.mayTerm[fn] = f
+		case *EffectsFact:
+			imp.effects[fn] = f
 		case *ClassifierFact:
 			imp.classifiers[fn] = f.Kind
 		}

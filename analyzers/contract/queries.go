@@ -37,7 +37,7 @@ func (m *Model) MayTermSite(fn *types.Func) token.Pos { return m.mayTermSite(fn)
 func (m *Model) freeze() {
 	clear(m.litMemo)
 	m.dlq.lits = nil
-	m.term.lits = nil
+	m.litEffects = nil
 	var lits []*ast.FuncLit
 	m.inspector.Preorder([]ast.Node{(*ast.FuncLit)(nil)}, func(n ast.Node) {
 		lits = append(lits, n.(*ast.FuncLit))
@@ -45,7 +45,7 @@ func (m *Model) freeze() {
 	for _, lit := range lits {
 		m.funcLitProduces(lit)
 		m.funcLitWritesDLQ(lit)
-		m.funcLitTerms(lit)
+		m.funcLitEffects(lit)
 	}
 	m.frozen = true
 }

@@ -4,25 +4,11 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"golang.org/x/tools/go/analysis"
 	"slices"
 	"sort"
+
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
-
-// termState is what the model knows about may-Term helpers in the package.
-type termState struct {
-	params map[*types.Func][]int        // message parameters a function may Term
-	sites  map[*types.Func]token.Pos    // where it first does
-	lits   map[*ast.FuncLit]*litTermSet // memo: what a function literal Terms
-}
-
-// litTermSet is what a function literal may Term: some of its parameters,
-// or messages it captures.
-type litTermSet struct {
-	params   []int
-	captured ast.Expr // a captured message it Terms, or nil
-	site     token.Pos
-}
 
 // TermCall describes a call that terminates a message.
 type TermCall struct {
@@ -56,32 +42,9 @@ func (m *Model) asTerm(call *ast.CallExpr) (TermCall, bool) {
 	if m.info == nil || call == nil {
 		return TermCall{}, false
 	}
-	if ack, ok := m.AsAckCall(call); ok {
-		if !ack.IsTerm() {
-			return TermCall{}, false
-		}
-		return m.termCall(call, ack.Recv, ack.Method, false, token.NoPos, false), true
-	}
-	if fn := StaticCallee(m.info, call); fn != nil {
-		if _, isIface := recvIsInterface(fn); isIface {
-			return TermCall{}, false
-		}
-		for _, p := range m.mayTermParams(fn) {
-			if p < len(call.Args) {
-				return m.termCall(call, call.Args[p], calleeName(call.Fun), true, m.mayTermSite(fn), m.isDLQWriter(fn)), true
-			}
-		}
-		return TermCall{}, false
-	}
-	if lit := m.funcLitOf(call.Fun); lit != nil {
-		lt := m.funcLitTerms(lit)
-		for _, p := range lt.params {
-			if p < len(call.Args) {
-				return m.termCall(call, call.Args[p], calleeName(call.Fun), true, lt.site, m.funcLitWritesDLQ(lit)), true
-			}
-		}
-		if lt.captured != nil {
-			return m.termCall(call, lt.captured, calleeName(call.Fun), true, lt.site, m.funcLitWritesDLQ(lit)), true
+	for _, s := range m.settlements(call) {
+		if s.settlement == profile.Terminate {
+			return m.termCall(call, s.msg, s.name, s.helper, s.inner, s.writes), true
 		}
 	}
 	return TermCall{}, false
@@ -92,103 +55,6 @@ func (m *Model) termCall(call *ast.CallExpr, msg ast.Expr, name string, helper b
 		Call: call, Msg: msg, Msgs: m.messageDeps(msg), Name: name,
 		Helper: helper, Inner: inner, Writes: writes,
 	}
-}
-
-// mayTermParams returns the indexes of fn's message parameters that fn (any
-// package) may Term on some path, directly or through other helpers.
-func (m *Model) mayTermParams(fn *types.Func) []int {
-	if fn == nil {
-		return nil
-	}
-	fn = fn.Origin()
-	if fn.Pkg() == m.pkg {
-		return m.term.params[fn]
-	}
-	if fn.Pkg() == nil {
-		return nil
-	}
-	if f := m.imported.mayTerm[fn]; f != nil {
-		return f.Params
-	}
-	return nil
-}
-
-// mayTermSite returns where the may-Term helper fn first Terms its message
-// (or calls the helper that does), or fn's own position when the exact
-// place is not known in this run.
-func (m *Model) mayTermSite(fn *types.Func) token.Pos {
-	if fn == nil {
-		return token.NoPos
-	}
-	fn = fn.Origin()
-	if fn.Pkg() == m.pkg {
-		return m.term.sites[fn]
-	}
-	f := m.imported.mayTerm[fn]
-	if fn.Pkg() == nil || f == nil {
-		return token.NoPos
-	}
-	tf := m.fset.File(fn.Pos())
-	if tf == nil {
-		return fn.Pos()
-	}
-	line := tf.Line(fn.Pos()) + f.TermLine
-	if f.TermLine < 0 || line > tf.LineCount() || f.TermCol < 1 {
-		return fn.Pos()
-	}
-	start := tf.LineStart(line)
-	end := tf.Base() + tf.Size()
-	if line < tf.LineCount() {
-		end = int(tf.LineStart(line + 1))
-	}
-	if pos := int(start) + f.TermCol - 1; pos < end {
-		return token.Pos(pos)
-	}
-	return start
-}
-
-// funcLitTerms returns what a function literal may Term.
-func (m *Model) funcLitTerms(lit *ast.FuncLit) *litTermSet {
-	if lt, ok := m.term.lits[lit]; ok {
-		return lt
-	}
-	if m.frozen {
-		return &litTermSet{} // unreachable: freeze filled the memo for every literal
-	}
-	if m.term.lits == nil {
-		m.term.lits = make(map[*ast.FuncLit]*litTermSet)
-	}
-	lt := &litTermSet{}
-	m.term.lits[lit] = lt // cycle guard
-	params := paramVars(m.info, lit.Type)
-	InspectCalls(lit.Body, func(call *ast.CallExpr) bool {
-		t, ok := m.asTerm(call)
-		if !ok {
-			return true
-		}
-		hit := false
-		for i, p := range params {
-			if p != nil && slices.Contains(t.Msgs, p) && !slices.Contains(lt.params, i) {
-				lt.params = append(lt.params, i)
-				hit = true
-			}
-		}
-		if !hit && lt.captured == nil {
-			for _, v := range t.Msgs {
-				if v.Pos() < lit.Pos() || v.Pos() >= lit.End() {
-					lt.captured = t.Msg
-					hit = true
-					break
-				}
-			}
-		}
-		if hit && lt.site == token.NoPos {
-			lt.site = t.Call.Pos()
-		}
-		return true
-	})
-	slices.Sort(lt.params)
-	return lt
 }
 
 // paramVars returns the variables of a function type's parameters, in
@@ -209,57 +75,6 @@ func paramVars(info *types.Info, ft *ast.FuncType) []*types.Var {
 		}
 	}
 	return vs
-}
-
-// inferMayTerm finds, to a fixpoint, the package's functions that Term a
-// message parameter on some path: directly, through a may-Term helper of
-// any package, or in a function literal they call.
-func (m *Model) inferMayTerm(decls []*ast.FuncDecl) {
-	m.term.params = make(map[*types.Func][]int)
-	m.term.sites = make(map[*types.Func]token.Pos)
-	for changed := true; changed; {
-		changed = false
-		m.term.lits = nil
-		for _, d := range decls {
-			fn, _ := m.info.Defs[d.Name].(*types.Func)
-			if fn == nil || d.Body == nil {
-				continue
-			}
-			params := paramVars(m.info, d.Type)
-			InspectCalls(d.Body, func(call *ast.CallExpr) bool {
-				t, ok := m.asTerm(call)
-				if !ok {
-					return true
-				}
-				for i, p := range params {
-					if p == nil || !slices.Contains(t.Msgs, p) || slices.Contains(m.term.params[fn], i) {
-						continue
-					}
-					m.term.params[fn] = append(m.term.params[fn], i)
-					slices.Sort(m.term.params[fn])
-					if m.term.sites[fn] == token.NoPos {
-						m.term.sites[fn] = t.Call.Pos() // the Term, or the helper call that Terms
-					}
-					changed = true
-				}
-				return true
-			})
-		}
-	}
-	m.term.lits = nil
-}
-
-func (m *Model) exportTermFacts(pass *analysis.Pass) {
-	for _, fn := range sortedKeys(m.term.params) {
-		f := &MayTermFact{Params: slices.Clone(m.term.params[fn])}
-		if site := m.term.sites[fn]; site.IsValid() && fn.Pos().IsValid() {
-			at, decl := m.fset.Position(site), m.fset.Position(fn.Pos())
-			if at.Filename == decl.Filename && at.Line >= decl.Line {
-				f.TermLine, f.TermCol = at.Line-decl.Line, at.Column
-			}
-		}
-		pass.ExportObjectFact(fn, f)
-	}
 }
 
 // isMessageVar reports whether e names a variable holding a message.

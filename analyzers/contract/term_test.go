@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
-// TestDLQAndTermFactsGob round-trips the DLQ-writer and may-Term facts,
+// TestDLQAndTermFactsGob round-trips the DLQ-writer and effects facts,
 // with the inner Term's place, through gob: the encoding is byte-identical
 // each time and decodes to the same fact, whose String is what fact tests
 // expect.
@@ -21,8 +22,10 @@ func TestDLQAndTermFactsGob(t *testing.T) {
 		want string
 	}{
 		{&contract.DLQWriterFact{}, "writes DLQ"},
-		{&contract.MayTermFact{Params: []int{1}, TermLine: 7, TermCol: 10}, "may Term param 1"},
-		{&contract.MayTermFact{Params: []int{0, 2}}, "may Term param 0,2"},
+		{&contract.EffectsFact{Effects: []contract.Effect{{Param: 1, Settlement: profile.Terminate, Line: 7, Col: 10}}}, "may Term param 1"},
+		{&contract.EffectsFact{Effects: []contract.Effect{
+			{Param: 0, Settlement: profile.Done}, {Param: 0, Settlement: profile.Terminate}, {Param: 2, Settlement: profile.Terminate},
+		}}, "may Ack param 0; may Term param 0,2"},
 	} {
 		var a, b bytes.Buffer
 		if err := gob.NewEncoder(&a).Encode(tc.fact); err != nil {

@@ -182,8 +182,8 @@ func (s *Sink) Listen() error {
 	return err
 }
 
-// AckOnly settles without Term.
-func AckOnly(msg jetstream.Msg) error { return msg.Ack() }
+// AckOnly settles without Term: its effect is done, not terminate.
+func AckOnly(msg jetstream.Msg) error { return msg.Ack() } // want AckOnly:"may Ack param 0"
 
 // Later Terms in a callback it never calls.
 func Later(msg jetstream.Msg) func() error {

@@ -1,0 +1,279 @@
+package contract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/profile"
+)
+
+// Effects of a helper (CONTRACT.md): a function that settles a message it
+// receives as a parameter, on some path, directly or through another
+// helper or a function literal it calls, has that effect on that
+// parameter. A call of it counts as that settlement at the call site, with
+// the inner settlement as a related location. Known across packages
+// through EffectsFact. The condition under which an effect happens (on the
+// helper's error parameters) is not inferred yet: every effect is "on some
+// path".
+
+// helperEffect is one settlement of a message parameter inside a function of
+// the package, with where it happens (the ack call, or the call of the
+// helper that makes it).
+type helperEffect struct {
+	param      int
+	settlement profile.Settlement
+	site       token.Pos
+}
+
+// litEffects is what a function literal settles: its parameters, or
+// messages it captures.
+type litEffects struct {
+	params   []helperEffect
+	captured []capturedEffect
+}
+
+type capturedEffect struct {
+	msg        ast.Expr
+	settlement profile.Settlement
+	site       token.Pos
+}
+
+// settlement is one settlement a call makes of a message.
+type settlement struct {
+	msg        ast.Expr // the message settled: the receiver, an argument, or a captured message
+	settlement profile.Settlement
+	name       string    // the method or helper as written; empty for a function literal called on the spot
+	helper     bool      // the settlement happens inside a called function or literal
+	inner      token.Pos // the settlement inside the helper, when known
+	writes     bool      // the helper also writes a DLQ on some path
+}
+
+// settlements returns the settlements call makes: an ack method call, a
+// call of a function (any package) with effects on the messages passed to
+// it, or a call of a function literal (directly or through a local
+// variable) that settles a parameter or a message it captures. Effects of
+// a helper come in parameter order.
+func (m *Model) settlements(call *ast.CallExpr) []settlement {
+	if m.info == nil || call == nil {
+		return nil
+	}
+	if ack, ok := m.AsAckCall(call); ok {
+		if ack.Settlement == profile.Progress {
+			return nil
+		}
+		return []settlement{{msg: ack.Recv, settlement: ack.Settlement, name: ack.Method}}
+	}
+	var out []settlement
+	if fn := StaticCallee(m.info, call); fn != nil {
+		if _, isIface := recvIsInterface(fn); isIface {
+			return nil
+		}
+		for _, e := range m.effectsOf(fn) {
+			if e.param < len(call.Args) {
+				out = append(out, settlement{msg: call.Args[e.param], settlement: e.settlement, name: calleeName(call.Fun),
+					helper: true, inner: e.site, writes: m.isDLQWriter(fn)})
+			}
+		}
+		return out
+	}
+	if lit := m.funcLitOf(call.Fun); lit != nil {
+		le := m.funcLitEffects(lit)
+		writes := m.funcLitWritesDLQ(lit)
+		for _, e := range le.params {
+			if e.param < len(call.Args) {
+				out = append(out, settlement{msg: call.Args[e.param], settlement: e.settlement, name: calleeName(call.Fun),
+					helper: true, inner: e.site, writes: writes})
+			}
+		}
+		for _, c := range le.captured {
+			out = append(out, settlement{msg: c.msg, settlement: c.settlement, name: calleeName(call.Fun),
+				helper: true, inner: c.site, writes: writes})
+		}
+	}
+	return out
+}
+
+// effectsOf returns the effects of fn (any package), in parameter order.
+func (m *Model) effectsOf(fn *types.Func) []helperEffect {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg {
+		return m.effects[fn]
+	}
+	f := m.imported.effects[fn]
+	if f == nil {
+		return nil
+	}
+	out := make([]helperEffect, len(f.Effects))
+	for i, e := range f.Effects {
+		out[i] = helperEffect{param: e.Param, settlement: e.Settlement, site: m.siteIn(fn, e.Line, e.Col)}
+	}
+	return out
+}
+
+// siteIn turns a place recorded relative to fn's declaration (lines after
+// the line of its name, and a column) back into a position, or fn's own
+// position when the file does not have it.
+func (m *Model) siteIn(fn *types.Func, line, col int) token.Pos {
+	tf := m.fset.File(fn.Pos())
+	if tf == nil || !fn.Pos().IsValid() {
+		return fn.Pos()
+	}
+	at := tf.Line(fn.Pos()) + line
+	if line < 0 || at > tf.LineCount() || col < 1 {
+		return fn.Pos()
+	}
+	start := tf.LineStart(at)
+	end := tf.Base() + tf.Size()
+	if at < tf.LineCount() {
+		end = int(tf.LineStart(at + 1))
+	}
+	if pos := int(start) + col - 1; pos < end {
+		return token.Pos(pos)
+	}
+	return start
+}
+
+// mayTermParams returns the indexes of fn's message parameters that fn (any
+// package) may Term on some path, directly or through other helpers.
+func (m *Model) mayTermParams(fn *types.Func) []int {
+	var out []int
+	for _, e := range m.effectsOf(fn) {
+		if e.settlement == profile.Terminate {
+			out = append(out, e.param)
+		}
+	}
+	return out
+}
+
+// mayTermSite returns where the may-Term helper fn Terms its message (or
+// calls the helper that does), or fn's own position when the exact place
+// is not known in this run.
+func (m *Model) mayTermSite(fn *types.Func) token.Pos {
+	for _, e := range m.effectsOf(fn) {
+		if e.settlement == profile.Terminate {
+			return e.site
+		}
+	}
+	return token.NoPos
+}
+
+// funcLitEffects returns what a function literal settles.
+func (m *Model) funcLitEffects(lit *ast.FuncLit) *litEffects {
+	if le, ok := m.litEffects[lit]; ok {
+		return le
+	}
+	if m.frozen {
+		return &litEffects{} // unreachable: freeze filled the memo for every literal
+	}
+	if m.litEffects == nil {
+		m.litEffects = make(map[*ast.FuncLit]*litEffects)
+	}
+	le := &litEffects{}
+	m.litEffects[lit] = le // cycle guard
+	params := paramVars(m.info, lit.Type)
+	InspectCalls(lit.Body, func(call *ast.CallExpr) bool {
+		for _, s := range m.settlements(call) {
+			msgs := m.messageDeps(s.msg)
+			hit := false
+			for i, p := range params {
+				if p != nil && slices.Contains(msgs, p) {
+					le.params = addEffect(le.params, helperEffect{i, s.settlement, call.Pos()})
+					hit = true
+				}
+			}
+			if hit {
+				continue
+			}
+			for _, v := range msgs {
+				if v.Pos() < lit.Pos() || v.Pos() >= lit.End() {
+					if !slices.ContainsFunc(le.captured, func(c capturedEffect) bool { return c.settlement == s.settlement }) {
+						le.captured = append(le.captured, capturedEffect{s.msg, s.settlement, call.Pos()})
+					}
+					break
+				}
+			}
+		}
+		return true
+	})
+	return le
+}
+
+// addEffect adds e to effects, kept in (parameter, settlement) order,
+// unless that settlement of that parameter is already there.
+func addEffect(effects []helperEffect, e helperEffect) []helperEffect {
+	i, found := slices.BinarySearchFunc(effects, e, compareEffects)
+	if found {
+		return effects
+	}
+	return slices.Insert(effects, i, e)
+}
+
+func compareEffects(a, b helperEffect) int {
+	if a.param != b.param {
+		return a.param - b.param
+	}
+	return settlementRank(a.settlement) - settlementRank(b.settlement)
+}
+
+func settlementRank(s profile.Settlement) int {
+	return slices.Index(settlementOrder, s)
+}
+
+var settlementOrder = []profile.Settlement{profile.Done, profile.RetryNow, profile.RetryLater, profile.Terminate}
+
+// inferEffects finds, to a fixpoint, the effects of the package's
+// functions on their message parameters.
+func (m *Model) inferEffects(decls []*ast.FuncDecl) {
+	m.effects = make(map[*types.Func][]helperEffect)
+	for changed := true; changed; {
+		changed = false
+		m.litEffects = nil
+		for _, d := range decls {
+			fn, _ := m.info.Defs[d.Name].(*types.Func)
+			if fn == nil || d.Body == nil {
+				continue
+			}
+			params := paramVars(m.info, d.Type)
+			InspectCalls(d.Body, func(call *ast.CallExpr) bool {
+				for _, s := range m.settlements(call) {
+					msgs := m.messageDeps(s.msg)
+					for i, p := range params {
+						if p == nil || !slices.Contains(msgs, p) {
+							continue
+						}
+						before := len(m.effects[fn])
+						m.effects[fn] = addEffect(m.effects[fn], helperEffect{i, s.settlement, call.Pos()})
+						changed = changed || len(m.effects[fn]) != before
+					}
+				}
+				return true
+			})
+		}
+	}
+	m.litEffects = nil
+}
+
+// exportEffectsFacts exports an EffectsFact for each function of the
+// package with effects, with each settlement's place relative to the
+// function's declaration.
+func (m *Model) exportEffectsFacts(pass *analysis.Pass) {
+	for _, fn := range sortedKeys(m.effects) {
+		f := &EffectsFact{}
+		decl := m.fset.Position(fn.Pos())
+		for _, e := range m.effects[fn] {
+			fe := Effect{Param: e.param, Settlement: e.settlement}
+			if at := m.fset.Position(e.site); e.site.IsValid() && fn.Pos().IsValid() && at.Filename == decl.Filename && at.Line >= decl.Line {
+				fe.Line, fe.Col = at.Line-decl.Line, at.Column
+			}
+			f.Effects = append(f.Effects, fe)
+		}
+		pass.ExportObjectFact(fn, f)
+	}
+}
