@@ -27,35 +27,32 @@ type BodyAckCalls struct {
 	Calls []AckCall
 }
 
-// AckCallsByBody groups the package's ack calls for which keep holds by
-// the function body (declaration or literal) that holds them, so that
-// checks build control-flow facts only for functions with a candidate.
+// AckCallsByBody returns the package's ack calls for which keep holds,
+// grouped by the function body (declaration or literal) that holds them,
+// in source order.
 func (m *Model) AckCallsByBody(keep func(AckCall) bool) []*BodyAckCalls {
-	byBody := make(map[*ast.BlockStmt]*BodyAckCalls)
 	var out []*BodyAckCalls
-	m.inspector.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if !push {
-			return true
+	for _, bc := range m.ackCalls {
+		var calls []AckCall
+		for _, c := range bc.Calls {
+			if keep(c) {
+				calls = append(calls, c)
+			}
 		}
-		call, ok := m.AsAckCall(n.(*ast.CallExpr))
-		if !ok || !keep(call) {
-			return true
+		if len(calls) > 0 {
+			out = append(out, &BodyAckCalls{Body: bc.Body, Calls: calls})
 		}
-		body := EnclosingBody(stack)
-		if body == nil {
-			return true
-		}
-		fn := byBody[body]
-		if fn == nil {
-			fn = &BodyAckCalls{Body: body}
-			byBody[body] = fn
-			out = append(out, fn)
-		}
-		fn.Calls = append(fn.Calls, call)
-		return true
-	})
+	}
 	return out
 }
+
+// RetryInSight reports whether an error of the package can hold a retry
+// carrier at all (vocabulary.go): when not, no error is retryable there.
+func (m *Model) RetryInSight() bool { return m.mayRetry }
+
+// TermBodies returns the function bodies (declarations and literals) that
+// hold a Term, in source order; the model has built their CFGs.
+func (m *Model) TermBodies() []*ast.BlockStmt { return m.termBodies }
 
 // VisitAckCalls calls visit for each ack call of the package for which
 // keep holds, with the path facts of the function body that holds it.

@@ -10,8 +10,6 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
 )
@@ -30,12 +28,12 @@ func New(cfg *Config) *analysis.Analyzer {
 		Name:             Name,
 		Doc:              doc,
 		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/contract",
-		Requires:         []*analysis.Analyzer{inspect.Analyzer, cfgs.Analyzer},
 		RunDespiteErrors: true,
 		ResultType:       reflect.TypeFor[*Model](),
 		FactTypes: []analysis.Fact{
 			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
 			new(EffectsFact), new(ClassifierFact), new(RetryableVarFact),
+			new(cfgs.NoReturnFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -59,18 +57,25 @@ func New(cfg *Config) *analysis.Analyzer {
 // other packages included, and is read-only afterwards: the checks share it
 // and run in parallel.
 type Model struct {
-	cfg       *Config
-	fset      *token.FileSet
-	files     []*ast.File
-	pkg       *types.Package
-	info      *types.Info
-	inspector *inspector.Inspector
-	flow      *flowIndex
-	suppress  *suppressions
-	imported  importedFacts
-	graphs    *cfgs.Graphs                   // every function body's CFG
-	paths     map[*ast.BlockStmt]*ErrorPaths // the transient paths of the bodies the checks ask about
-	diverged  []token.Pos                    // bodies on which the path solver did not converge
+	cfg      *Config
+	fset     *token.FileSet
+	files    []*ast.File
+	pkg      *types.Package
+	info     *types.Info
+	flow     *flowIndex
+	suppress *suppressions
+	imported importedFacts
+	graphs   *cfgs.Graphs                   // the CFGs of the bodies with something to judge
+	noReturn map[*types.Func]bool           // the package's functions that never return
+	paths    map[*ast.BlockStmt]*ErrorPaths // the transient paths of the bodies the checks ask about
+	diverged []token.Pos                    // bodies on which the path solver did not converge
+	ackCalls []*BodyAckCalls                // the package's ack calls, by body, in source order
+
+	// What can be found in the package at all (vocabulary.go): the model
+	// skips the inferences that cannot find anything.
+	termBodies                                    []*ast.BlockStmt // bodies that hold a Term, each with its CFG built
+	vocab                                         *vocabulary
+	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
 
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
@@ -92,8 +97,8 @@ func (m *Model) Pkg() *types.Package { return m.pkg }
 // Info returns the package's type information.
 func (m *Model) Info() *types.Info { return m.info }
 
-// Inspector returns the package's AST inspector.
-func (m *Model) Inspector() *inspector.Inspector { return m.inspector }
+// Files returns the package's syntax.
+func (m *Model) Files() []*ast.File { return m.files }
 
 func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	m := &Model{
@@ -101,10 +106,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		fset:      pass.Fset,
 		files:     pass.Files,
 		imported:  importFacts(pass),
-		graphs:    pass.ResultOf[cfgs.Analyzer].(*cfgs.Graphs),
 		pkg:       pass.Pkg,
 		info:      pass.TypesInfo,
-		inspector: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		producers: make(map[*types.Func]bool),
 		wraps:     make(map[*types.Func][]int),
 		litMemo:   make(map[*ast.FuncLit]bool),
@@ -112,8 +115,6 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if m.info == nil {
 		m.info = &types.Info{}
 	}
-	m.flow = newFlowIndex(m.info, pass.Files)
-	m.indexFieldStores()
 	m.suppress = newSuppressions(pass)
 
 	var decls []*ast.FuncDecl
@@ -124,23 +125,48 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 		}
 	}
+	m.noReturn = cfgs.NoReturn(m.info, decls, func(fn *types.Func) bool { return m.imported.noReturn[fn] })
+	m.graphs = cfgs.New(m.info, func(fn *types.Func) bool {
+		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]
+	})
+	m.vocab = newVocabulary(cfg, m.pkg, pass.Files)
+	m.gate(decls)
+	m.dlq.stores = make(map[*types.Var][]fieldStore)
+	if m.maySettle || m.mayWriteDLQ {
+		m.indexFieldStores()
+	}
 	m.inferProducers(decls)
-	m.inferDLQWriters(decls)
-	m.inferEffects(decls)
-	m.inferClassifiers(decls)
+	if m.mayWriteDLQ {
+		m.inferDLQWriters(decls)
+	}
+	if m.maySettle {
+		m.inferEffects(decls)
+	}
+	if m.mayClassify {
+		m.inferClassifiers(decls)
+	}
 	m.exportFacts(pass)
+	if m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify {
+		m.defs() // the checks read it
+	}
 	m.freeze()
-	m.solvePaths()
+	if m.mayRetry || m.maySettle {
+		m.solvePaths()
+	}
+	m.graphs.Freeze()
 	return m, nil
 }
 
 // exportFacts exports the facts inferred for the package's own functions,
 // in a deterministic order.
 func (m *Model) exportFacts(pass *analysis.Pass) {
+	for _, fn := range sortedFuncs(m.noReturn) {
+		pass.ExportObjectFact(fn, new(cfgs.NoReturnFact))
+	}
 	for _, fn := range sortedFuncs(m.producers) {
 		pass.ExportObjectFact(fn, new(ProducerFact))
 	}
-	for _, v := range m.retryableVars() {
+	for _, v := range m.retryableVars() { // empty unless mayRetry
 		pass.ExportObjectFact(v, new(RetryableVarFact))
 	}
 	for _, fn := range sortedKeys(m.wraps) {

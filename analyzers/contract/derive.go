@@ -86,7 +86,7 @@ func (d *derivation) variable(v *types.Var) []*types.Var {
 		deps = addVar(deps, v)
 	}
 	if v.Parent() != m.pkg.Scope() { // package variables: origin unknown
-		for _, a := range m.flow.defs[v] {
+		for _, a := range m.defs().defs[v] {
 			if m.IsMessage(v.Type()) && m.isMessageVar(a.rhs) {
 				// prev = msg copies a delivery, it builds nothing from it:
 				// in a loop prev is another delivery by the time it is

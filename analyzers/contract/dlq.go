@@ -89,41 +89,57 @@ func (m *Model) isDLQWrite(call *ast.CallExpr) bool {
 //   - a call of a function literal, directly or through a local variable,
 //     whose body writes a DLQ.
 func (m *Model) asDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
-	if m.info == nil || call == nil {
+	if m.info == nil || call == nil || !m.mayWriteDLQ {
 		return DLQWrite{}, false
 	}
 	if tv, ok := m.info.Types[call.Fun]; ok && tv.IsType() {
 		return DLQWrite{}, false // conversion
 	}
-	w := DLQWrite{Call: call, Name: calleeName(call.Fun), ErrIndex: -1}
-	w.Results, w.ErrIndex = m.callResults(call)
-	if !m.isDLQWriteCall(call, w.ErrIndex >= 0) {
+	if !m.isDLQWriteCall(call) {
 		return DLQWrite{}, false
 	}
+	w := DLQWrite{Call: call, Name: calleeName(call.Fun), ErrIndex: -1}
+	w.Results, w.ErrIndex = m.callResults(call)
 	w.Msgs = m.callMessageDeps(call)
 	return w, true
 }
 
-func (m *Model) isDLQWriteCall(call *ast.CallExpr, returnsError bool) bool {
-	if _, isAck := m.AsAckCall(call); isAck {
-		return false
+// The cheap tests on names come first: nearly no call is a DLQ write.
+func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
+	returnsError := func() bool {
+		_, errIndex := m.callResults(call)
+		return errIndex >= 0
 	}
 	if fn := StaticCallee(m.info, call); fn != nil {
 		if m.isDLQWriter(fn) {
-			return true
+			return !m.isAck(call)
 		}
-		if !returnsError {
+		name := fn.Name()
+		publish, named := m.isPublish(name), m.isDLQName(name)
+		recv := false
+		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && !publish && !named {
+			recv = m.dlqReceiverNamed(call)
+			if !recv {
+				return false
+			}
+		}
+		if !publish && !named && !recv {
 			return false
 		}
-		if m.isPublish(fn.Name()) && m.publishesToDLQ(fn, call) {
-			return true
+		if !returnsError() || m.isAck(call) {
+			return false
 		}
-		if m.cfg.DLQName.MatchString(fn.Name()) && !startsWithNonWriteVerb(fn.Name()) {
+		switch {
+		case publish && m.publishesToDLQ(fn, call):
 			return true
-		}
-		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		case named && !startsWithNonWriteVerb(name):
+			return true
+		case recv || (publish || named) && sig(fn) != nil && sig(fn).Recv() != nil:
 			return m.dlqReceiver(fn, call)
 		}
+		return false
+	}
+	if m.isAck(call) {
 		return false
 	}
 	// A call through a func value: a literal, a local variable bound to one,
@@ -131,14 +147,42 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr, returnsError bool) bool {
 	if lit := m.funcLitOf(call.Fun); lit != nil && m.funcLitWritesDLQ(lit) {
 		return true
 	}
-	if !returnsError {
+	if !returnsError() {
 		return false
 	}
 	switch fun := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
-		return m.cfg.DLQName.MatchString(fun.Name) && !startsWithNonWriteVerb(fun.Name)
+		return m.isDLQName(fun.Name) && !startsWithNonWriteVerb(fun.Name)
 	case *ast.SelectorExpr:
-		return m.cfg.DLQName.MatchString(fun.Sel.Name) && !startsWithNonWriteVerb(fun.Sel.Name)
+		return m.isDLQName(fun.Sel.Name) && !startsWithNonWriteVerb(fun.Sel.Name)
+	}
+	return false
+}
+
+// isAck reports whether call is an ack call: never a DLQ write.
+func (m *Model) isAck(call *ast.CallExpr) bool {
+	_, ok := m.AsAckCall(call)
+	return ok
+}
+
+func sig(fn *types.Func) *types.Signature {
+	s, _ := fn.Type().(*types.Signature)
+	return s
+}
+
+// dlqReceiverNamed reports whether a method call's receiver expression is
+// a variable or field whose name matches the DLQ pattern: the cheap part
+// of dlqReceiver.
+func (m *Model) dlqReceiverNamed(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.Ident:
+		return m.isDLQName(x.Name)
+	case *ast.SelectorExpr:
+		return m.isDLQName(x.Sel.Name)
 	}
 	return false
 }
@@ -172,7 +216,7 @@ func (m *Model) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
 	default:
 		return false
 	}
-	return m.cfg.DLQName.MatchString(name)
+	return m.isDLQName(name)
 }
 
 // isDLQWriter reports whether fn (any package) writes a DLQ on some path:
@@ -271,7 +315,7 @@ func (m *Model) funcLitOf(fun ast.Expr) *ast.FuncLit {
 		if !ok {
 			return nil
 		}
-		for _, a := range m.flow.reaching(v, f.Pos()) {
+		for _, a := range m.defs().reaching(v, f.Pos()) {
 			if lit, ok := ast.Unparen(a.rhs).(*ast.FuncLit); ok && a.index < 0 {
 				return lit
 			}

@@ -60,18 +60,18 @@ func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
 		if i := strings.LastIndex(name, "."); i >= 0 {
 			name = name[i+1:]
 		}
-		return name != "" && m.cfg.DLQName.MatchString(name)
+		return name != "" && m.isDLQName(name)
 	case *ast.SelectorExpr:
-		return m.cfg.DLQName.MatchString(e.Sel.Name)
+		return m.isDLQName(e.Sel.Name)
 	case *ast.Ident:
-		if m.cfg.DLQName.MatchString(e.Name) {
+		if m.isDLQName(e.Name) {
 			return true
 		}
 		v, ok := m.info.Uses[e].(*types.Var)
 		if !ok {
 			return false
 		}
-		for _, a := range m.flow.reaching(v, e.Pos()) {
+		for _, a := range m.defs().reaching(v, e.Pos()) {
 			if a.index < 0 && a.rhs != nil && m.dlqSubject(a.rhs, depth+1) {
 				return true
 			}
@@ -120,7 +120,7 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 				return true
 			}
 		}
-		for _, a := range m.flow.reaching(v, e.Pos()) {
+		for _, a := range m.defs().reaching(v, e.Pos()) {
 			if a.index < 0 && a.rhs != nil && m.msgSubjectIsDLQ(a.rhs, depth+1) {
 				return true
 			}

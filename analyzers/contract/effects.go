@@ -58,7 +58,7 @@ type settlement struct {
 // variable) that settles a parameter or a message it captures. Effects of
 // a helper come in parameter order.
 func (m *Model) settlements(call *ast.CallExpr) []settlement {
-	if m.info == nil || call == nil {
+	if m.info == nil || call == nil || !m.maySettle {
 		return nil
 	}
 	if ack, ok := m.AsAckCall(call); ok {

@@ -22,6 +22,21 @@ type flowIndex struct {
 	defs map[*types.Var][]*assignment
 }
 
+// defs returns the package's flow index, built on first use while the
+// model runs: most packages of a program never need it. Once the model is
+// frozen it is only read; a package that did not build it then gets one
+// of its own for the query, not kept.
+func (m *Model) defs() *flowIndex {
+	if m.flow != nil {
+		return m.flow
+	}
+	idx := newFlowIndex(m.info, m.files)
+	if !m.frozen {
+		m.flow = idx
+	}
+	return idx
+}
+
 func newFlowIndex(info *types.Info, files []*ast.File) *flowIndex {
 	idx := &flowIndex{defs: make(map[*types.Var][]*assignment)}
 	for _, f := range files {

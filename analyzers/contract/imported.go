@@ -4,6 +4,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/cfgs"
 )
 
 // importedFacts is what the facts of other packages say, read once while
@@ -17,6 +19,7 @@ type importedFacts struct {
 	dlqWriters  map[*types.Func]bool
 	effects     map[*types.Func]*EffectsFact
 	classifiers map[*types.Func]ClassifierKind
+	noReturn    map[*types.Func]bool
 }
 
 // importFacts reads every fact of the packages pass depends on.
@@ -28,6 +31,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		dlqWriters:  make(map[*types.Func]bool),
 		effects:     make(map[*types.Func]*EffectsFact),
 		classifiers: make(map[*types.Func]ClassifierKind),
+		noReturn:    make(map[*types.Func]bool),
 	}
 	for _, of := range pass.AllObjectFacts() {
 		if of.Object.Pkg() == pass.Pkg {
@@ -49,6 +53,8 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			imp.effects[fn] = f
 		case *ClassifierFact:
 			imp.classifiers[fn] = f.Kind
+		case *cfgs.NoReturnFact:
+			imp.noReturn[fn] = true
 		}
 	}
 	return imp

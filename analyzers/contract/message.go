@@ -90,7 +90,7 @@ func (m *Model) AsAckCall(call *ast.CallExpr) (AckCall, bool) {
 		if !ok {
 			return AckCall{}, false
 		}
-		defs := m.flow.reaching(v, call.Pos())
+		defs := m.defs().reaching(v, call.Pos())
 		if len(defs) != 1 || defs[0].rhs == nil || defs[0].index >= 0 {
 			return AckCall{}, false
 		}

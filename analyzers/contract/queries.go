@@ -39,13 +39,24 @@ func (m *Model) freeze() {
 	m.dlq.lits = nil
 	m.litEffects = nil
 	var lits []*ast.FuncLit
-	m.inspector.Preorder([]ast.Node{(*ast.FuncLit)(nil)}, func(n ast.Node) {
-		lits = append(lits, n.(*ast.FuncLit))
-	})
+	for _, f := range m.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.FuncLit); ok {
+				lits = append(lits, lit)
+			}
+			return true
+		})
+	}
 	for _, lit := range lits {
-		m.funcLitProduces(lit)
-		m.funcLitWritesDLQ(lit)
-		m.funcLitEffects(lit)
+		if m.mayRetry {
+			m.funcLitProduces(lit)
+		}
+		if m.mayWriteDLQ {
+			m.funcLitWritesDLQ(lit)
+		}
+		if m.maySettle {
+			m.funcLitEffects(lit)
+		}
 	}
 	m.frozen = true
 }

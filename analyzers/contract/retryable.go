@@ -27,7 +27,7 @@ type tracer struct {
 // wrapping helpers. Errors from interface methods, func values of unknown
 // origin and parameters are unknown, and unknown is not retryable.
 func (m *Model) MayBeRetryable(e ast.Expr) bool {
-	if m.info == nil || e == nil {
+	if m.info == nil || e == nil || !m.mayRetry {
 		return false
 	}
 	t := &tracer{m: m, visited: make(map[*assignment]bool)}
@@ -38,6 +38,9 @@ func (m *Model) MayBeRetryable(e ast.Expr) bool {
 // function, method, method value or closure known to return retry
 // carriers).
 func (m *Model) IsProducerCall(call *ast.CallExpr) bool {
+	if !m.mayRetry {
+		return false
+	}
 	t := &tracer{m: m, visited: make(map[*assignment]bool)}
 	return t.producerCall(call)
 }
@@ -107,7 +110,7 @@ func (t *tracer) expr(e ast.Expr) bool {
 // variable reports whether a definition of v that reaches at may be
 // retryable.
 func (t *tracer) variable(v *types.Var, at token.Pos) bool {
-	for _, a := range t.m.flow.reaching(v, at) {
+	for _, a := range t.m.defs().reaching(v, at) {
 		if a.rhs == nil || t.visited[a] {
 			continue
 		}
@@ -195,7 +198,7 @@ func (t *tracer) funcValue(e ast.Expr) bool {
 		case *types.Func:
 			return t.m.IsProducer(obj)
 		case *types.Var:
-			for _, a := range t.m.flow.reaching(obj, e.Pos()) {
+			for _, a := range t.m.defs().reaching(obj, e.Pos()) {
 				if a.rhs != nil && a.index < 0 && !t.visited[a] {
 					t.visited[a] = true
 					ok := t.funcValue(a.rhs)
@@ -334,6 +337,9 @@ func (m *Model) funcLitProduces(lit *ast.FuncLit) bool {
 // package-level initialization may hold a retry carrier.
 func (m *Model) retryableVars() []*types.Var {
 	var out []*types.Var
+	if !m.mayRetry {
+		return nil
+	}
 	scope := m.pkg.Scope()
 	for _, name := range scope.Names() {
 		v, ok := scope.Lookup(name).(*types.Var)
@@ -360,7 +366,7 @@ func (m *Model) inferProducers(decls []*ast.FuncDecl) {
 				continue
 			}
 			sig := fn.Type().(*types.Signature)
-			if !m.producers[fn] {
+			if m.mayRetry && !m.producers[fn] {
 				t := &tracer{m: m, visited: make(map[*assignment]bool)}
 				if t.returnsRetryable(d.Body, sig.Results()) {
 					m.producers[fn] = true

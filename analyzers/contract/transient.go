@@ -188,7 +188,9 @@ func (ep *ErrorPaths) NoRetryIntent(call *ast.CallExpr, v *types.Var) bool {
 	return found && slices.Contains(cp.noIntent, v)
 }
 
-// solvePaths computes the transient paths of every body the checks ask
+// solvePaths indexes the ack calls of the package by body, builds the
+// CFG of every body that holds a Term (termbeforedlq orders it against DLQ
+// writes), and computes the transient paths of every body the checks ask
 // about: those that hold an ack call (barenak, ackretryable) or pass an
 // error that may be retryable to a call (retryflatten asks whether its
 // classification failed there). Bodies on which the solver does not
@@ -199,23 +201,40 @@ func (m *Model) solvePaths() {
 		return
 	}
 	var bodies []*ast.BlockStmt
-	m.inspector.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if !push {
+	byBody := make(map[*ast.BlockStmt]*BodyAckCalls)
+	termSeen := make(map[*ast.BlockStmt]bool)
+	for _, f := range m.files {
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			body := EnclosingBody(stack)
+			if body == nil {
+				return true
+			}
+			ack, isAck := m.AsAckCall(call)
+			if isAck {
+				bc := byBody[body]
+				if bc == nil {
+					bc = &BodyAckCalls{Body: body}
+					byBody[body] = bc
+					m.ackCalls = append(m.ackCalls, bc)
+				}
+				bc.Calls = append(bc.Calls, ack)
+			}
+			if _, isTerm := m.asTerm(call); isTerm && !termSeen[body] {
+				termSeen[body] = true
+				m.graphs.Of(body)
+				m.termBodies = append(m.termBodies, body)
+			}
+			if _, seen := m.paths[body]; !seen && (isAck || m.mayRetry && m.passesRetryable(call)) {
+				m.paths[body] = nil
+				bodies = append(bodies, body)
+			}
 			return true
-		}
-		body := EnclosingBody(stack)
-		if body == nil {
-			return true
-		}
-		if _, seen := m.paths[body]; seen {
-			return true
-		}
-		if m.needsPaths(n.(*ast.CallExpr)) {
-			m.paths[body] = nil
-			bodies = append(bodies, body)
-		}
-		return true
-	})
+		})
+	}
 	for _, body := range bodies {
 		ep, converged := m.analyzePaths(body)
 		if !converged {
@@ -225,13 +244,9 @@ func (m *Model) solvePaths() {
 	}
 }
 
-// needsPaths reports whether a call makes the checks ask about the paths
-// of its body: an ack call, or a call taking an error variable that may
+// passesRetryable reports whether a call takes an error variable that may
 // be retryable.
-func (m *Model) needsPaths(call *ast.CallExpr) bool {
-	if _, ok := m.AsAckCall(call); ok {
-		return true
-	}
+func (m *Model) passesRetryable(call *ast.CallExpr) bool {
 	for _, a := range call.Args {
 		var found bool
 		ast.Inspect(a, func(n ast.Node) bool {
@@ -245,7 +260,7 @@ func (m *Model) needsPaths(call *ast.CallExpr) bool {
 			if !ok {
 				return true
 			}
-			if v, ok := m.info.Uses[id].(*types.Var); ok && isErrorish(v.Type()) && m.MayBeRetryable(id) {
+			if v, ok := m.info.Uses[id].(*types.Var); ok && m.MayBeRetryable(id) && isErrorish(v.Type()) {
 				found = true
 			}
 			return true

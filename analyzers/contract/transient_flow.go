@@ -1049,7 +1049,7 @@ func (m *Model) producerCallOf(e ast.Expr, depth int) *ast.CallExpr {
 			return nil
 		}
 		var found *ast.CallExpr
-		for _, a := range m.flow.reaching(v, e.Pos()) {
+		for _, a := range m.defs().reaching(v, e.Pos()) {
 			call, ok := ast.Unparen(a.rhs).(*ast.CallExpr)
 			if !ok {
 				continue

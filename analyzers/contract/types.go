@@ -8,12 +8,20 @@ import (
 )
 
 // errorType is the universe's error interface.
+var errorNamed = types.Universe.Lookup("error").Type()
+
 var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 
 // IsError reports whether t is an error: it implements the error interface
 // (as a value). A nil or invalid type is not.
 func IsError(t types.Type) bool {
+	if t == errorNamed {
+		return true // the common case, without a method set lookup
+	}
 	if t == nil || !isValid(t) {
+		return false
+	}
+	if _, ok := t.(*types.Basic); ok {
 		return false
 	}
 	return types.Implements(t, errorType)

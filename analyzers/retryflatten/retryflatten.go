@@ -81,20 +81,21 @@ func (c *checker) run() {
 		return
 	}
 	c.inferHelpers()
+	if !c.m.RetryInSight() {
+		return // no error of the package may be retryable
+	}
 	paths := make(map[*ast.BlockStmt]*contract.ErrorPaths)
-	nodes := []ast.Node{(*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)}
-	c.m.Inspector().WithStack(nodes, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if !push {
-			return true
-		}
-		for _, fl := range c.flattenings(n) {
-			*c.at = fl.node.Pos()
-			if c.m.MayBeRetryable(fl.operand) && !c.classifiedPermanent(fl, stack, paths) {
-				c.report(fl)
+	for _, f := range c.pass.Files {
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			for _, fl := range c.flattenings(n) {
+				*c.at = fl.node.Pos()
+				if c.m.MayBeRetryable(fl.operand) && !c.classifiedPermanent(fl, stack, paths) {
+					c.report(fl)
+				}
 			}
-		}
-		return true
-	})
+			return true
+		})
+	}
 }
 
 // classifiedPermanent reports whether the flattened operand is a variable

@@ -85,23 +85,17 @@ func (c *checker) run() {
 		return
 	}
 	c.findings = make(map[*ast.CallExpr]*finding)
+	generated := make(map[*token.File]bool)
 	for _, f := range c.pass.Files {
 		if ast.IsGenerated(f) {
-			continue
+			generated[c.pass.Fset.File(f.FileStart)] = true
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				if n.Body != nil {
-					*c.at = n.Pos()
-					c.checkFunc(n.Body)
-				}
-			case *ast.FuncLit:
-				*c.at = n.Pos()
-				c.checkFunc(n.Body)
-			}
-			return true
-		})
+	}
+	for _, body := range c.m.TermBodies() {
+		if !generated[c.pass.Fset.File(body.Pos())] {
+			*c.at = body.Pos()
+			c.checkFunc(body)
+		}
 	}
 	c.report()
 }

@@ -1,0 +1,83 @@
+// Command heapprofile runs retrylint's analyzers (or only the floor's
+// do-nothing fact analyzer, with -floor) over packages the way the command
+// line does, then writes a heap profile while every result is still held:
+// what the analysis keeps alive, by allocation site. Read it with
+// go tool pprof -sample_index=inuse_space -top.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"runtime/pprof"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/retrylint/retrylint/analyzers/suite"
+)
+
+type nothing struct{}
+
+func (*nothing) AFact() {}
+
+var floorAnalyzer = &analysis.Analyzer{
+	Name:       "floor",
+	Doc:        "declares a fact type and does nothing",
+	FactTypes:  []analysis.Fact{new(nothing)},
+	ResultType: reflect.TypeFor[*nothing](),
+	Run:        func(*analysis.Pass) (any, error) { return (*nothing)(nil), nil },
+}
+
+func main() {
+	out := flag.String("o", "heap.pprof", "heap profile to write")
+	floor := flag.Bool("floor", false, "run the do-nothing fact analyzer instead of retrylint")
+	cpu := flag.String("cpu", "", "also write a CPU profile of the analysis to this file")
+	tests := flag.Bool("test", true, "also analyze test packages, as the command line does")
+	flag.Parse()
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Tests: *tests}, flag.Args()...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	roots := suite.Roots()
+	if *floor {
+		roots = []*analysis.Analyzer{floorAnalyzer}
+	}
+	if *cpu != "" {
+		f, err := os.Create(*cpu)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	graph, err := checker.Analyze(roots, pkgs, nil)
+	pprof.StopCPUProfile()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	runtime.GC()
+	f, err := os.Create(*out)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	f.Close()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	fmt.Printf("heap in use after analysis: %d MiB (%d packages)\n", m.HeapInuse>>20, len(pkgs))
+	runtime.KeepAlive(graph)
+}
