@@ -84,7 +84,8 @@ type Model struct {
 
 	dlq        dlqState
 	effects    map[*types.Func][]helperEffect // effects of the package's functions on their message parameters
-	litEffects map[*ast.FuncLit]*litEffects   // memo: what function literals settle
+	litEffects map[*ast.FuncLit]*litEffects
+	calls      map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs   // memo: what function literals settle
 	transient  transientState
 }
 

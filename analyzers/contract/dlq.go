@@ -343,14 +343,33 @@ func (m *Model) funcLitWritesDLQ(lit *ast.FuncLit) bool {
 // calls. Literals it only passes along (callbacks, handlers) are not known
 // to run.
 func (m *Model) bodyWritesDLQ(body *ast.BlockStmt) bool {
-	found := false
-	InspectCalls(body, func(call *ast.CallExpr) bool {
-		if !found && m.isDLQWrite(call) {
-			found = true
+	for _, call := range m.callsOf(body) {
+		if m.isDLQWrite(call) {
+			return true
 		}
-		return !found
+	}
+	return false
+}
+
+// callsOf returns the calls of body in InspectCalls order, listed once
+// while the model runs (its fixpoints walk the same bodies round after
+// round) and dropped when it is frozen.
+func (m *Model) callsOf(body *ast.BlockStmt) []*ast.CallExpr {
+	if calls, ok := m.calls[body]; ok {
+		return calls
+	}
+	var calls []*ast.CallExpr
+	InspectCalls(body, func(call *ast.CallExpr) bool {
+		calls = append(calls, call)
+		return true
 	})
-	return found
+	if !m.frozen {
+		if m.calls == nil {
+			m.calls = make(map[*ast.BlockStmt][]*ast.CallExpr)
+		}
+		m.calls[body] = calls
+	}
+	return calls
 }
 
 // InspectCalls calls f for each call in n, in source order, descending into

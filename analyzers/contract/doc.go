@@ -1,7 +1,19 @@
 // Package contract models the retry contract of CONTRACT.md for the
 // retrylint checks: retry carriers, retryable producers, messages and their
-// ack methods, DLQ writes, may-Term helpers, transient paths, and the
+// ack methods, DLQ writes, the effects of helpers, transient paths, and the
 // suppression directives every check honours.
+//
+// The model is computed whole in the analyzer's Run and only read
+// afterwards: the checks that share it run in parallel, and the facts of
+// other packages are read once, during Run (the analysis API forbids fact
+// access after it). It builds on three packages with one job each: cfgs
+// (one control-flow graph per function body that has something to judge,
+// built once, and the functions that never return), dataflow (one forward
+// solver with its lattice laws, and the forward-edge reachability every
+// ordering check walks) and profile (message libraries as data). A first
+// walk over the package (vocabulary.go) tells which inferences can find
+// anything there: most packages of a program name no message, no carrier
+// and no dead-letter queue, and the model does next to nothing for them.
 //
 // # Analyzer retrycontract
 //
@@ -22,11 +34,19 @@
 //     unknown origin: producers are followed through method values and
 //     closures. Func values from parameters, struct fields or call results
 //     stay unknown;
-//   - messages: *nats.Msg, jetstream.Msg and any type with Ack() error and
-//     Nak() error or Term() error;
+//   - messages, from the message-library profiles: *nats.Msg,
+//     jetstream.Msg and any type with Ack() error and Nak() error or
+//     Term() error; more libraries from profile files (-profiles);
 //   - DLQ writes and the functions that make one on some path
 //     (-dlq-pattern, -dlq-subject-pattern, -dlq-funcs, //retrylint:dlq);
-//   - may-Term helpers and transient-path classifiers.
+//   - the effects of helpers: which settlement (done, retry now, retry
+//     later, terminate) a function makes of which message parameter, on
+//     some path (EffectsFact);
+//   - transient-path classifiers, and Go 1.26's errors.AsType as a
+//     classification like errors.As;
+//   - functions that never return (panic, os.Exit, log.Fatal, testing's
+//     FailNow, and functions whose last statement calls one and that have
+//     no return statement).
 //
 // Diagnostics of every check are dropped in generated files and on lines
 // covered by //retrylint:ignore <reason> or //nolint:retrylint, written at
@@ -39,6 +59,7 @@
 //	-dlq-subject-pattern REGEXP    default (?i)(dlq|dead[._-]?letter)
 //	-dlq-funcs LIST                import/path.Func or import/path.Type.Method, comma-separated
 //	-transient-predicate-pattern   default (?i)^(is)?(retryable|retriable|transient|temporary)
+//	-profiles FILES                JSON message-library profiles, comma-separated (package profile)
 //
 // An invalid value fails the run with a one-line error.
 package contract

@@ -178,7 +178,7 @@ func (m *Model) funcLitEffects(lit *ast.FuncLit) *litEffects {
 	le := &litEffects{}
 	m.litEffects[lit] = le // cycle guard
 	params := paramVars(m.info, lit.Type)
-	InspectCalls(lit.Body, func(call *ast.CallExpr) bool {
+	for _, call := range m.callsOf(lit.Body) {
 		for _, s := range m.settlements(call) {
 			msgs := m.messageDeps(s.msg)
 			hit := false
@@ -200,8 +200,7 @@ func (m *Model) funcLitEffects(lit *ast.FuncLit) *litEffects {
 				}
 			}
 		}
-		return true
-	})
+	}
 	return le
 }
 
@@ -241,7 +240,7 @@ func (m *Model) inferEffects(decls []*ast.FuncDecl) {
 				continue
 			}
 			params := paramVars(m.info, d.Type)
-			InspectCalls(d.Body, func(call *ast.CallExpr) bool {
+			for _, call := range m.callsOf(d.Body) {
 				for _, s := range m.settlements(call) {
 					msgs := m.messageDeps(s.msg)
 					for i, p := range params {
@@ -253,8 +252,7 @@ func (m *Model) inferEffects(decls []*ast.FuncDecl) {
 						changed = changed || len(m.effects[fn]) != before
 					}
 				}
-				return true
-			})
+			}
 		}
 	}
 	m.litEffects = nil

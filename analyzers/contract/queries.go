@@ -38,6 +38,13 @@ func (m *Model) freeze() {
 	clear(m.litMemo)
 	m.dlq.lits = nil
 	m.litEffects = nil
+	defer func() {
+		m.frozen = true
+		m.calls = nil // only the fixpoints needed them
+	}()
+	if !m.mayRetry && !m.mayWriteDLQ && !m.maySettle {
+		return
+	}
 	var lits []*ast.FuncLit
 	for _, f := range m.files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -58,5 +65,4 @@ func (m *Model) freeze() {
 			m.funcLitEffects(lit)
 		}
 	}
-	m.frozen = true
 }

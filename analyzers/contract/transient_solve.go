@@ -1,0 +1,214 @@
+package contract
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/retrylint/retrylint/analyzers/internal/dataflow"
+)
+
+// The transient-path analysis of one body: its indexes of the body and the
+// fixpoint over the body's CFG (the dataflow package's solver).
+
+// maxVisits bounds the work of the transient-path fixpoint per block, a
+// safety net: the lattice has finite height and the transfer functions are
+// monotone, so a function that does not settle within it is a bug, counted
+// in Model.Diverged (a test keeps it at zero).
+const maxVisits = 64
+
+// pathAnalysis computes, over one function body's control-flow graph, the
+// flowState at the start of every block.
+type pathAnalysis struct {
+	m     *Model
+	body  *ast.BlockStmt
+	g     *cfg.CFG
+	entry []*flowState // per block index; nil when unreached
+
+	tagOf      map[ast.Expr]ast.Expr       // case value of a tagged switch -> its tag
+	typeTests  map[*cfg.Block]typeTest     // block that ends in a type-switch test
+	rangeVars  map[ast.Expr]bool           // range key and value expressions
+	calls      map[*ast.CallExpr]nodeRef   // calls evaluated by the body's nodes
+	returns    map[*ast.ReturnStmt]nodeRef // return statements
+	tests      map[ast.Expr]*errTest       // memo of testOf
+	negated    map[*errTest]*errTest       // memo of negate
+	retryable  map[ast.Expr]*ast.CallExpr  // memo of mayBeRetryable: producer call or noCall
+	isRetrying map[ast.Expr]bool           // memo of mayBeRetryable
+	unfollowed map[*types.Var]bool         // memo of followed: addressed or assigned in a literal
+	converged  bool
+}
+
+// typeTest is one type of one case clause of a type switch over an error.
+type typeTest struct {
+	err ast.Expr // the switched expression
+	cc  *ast.CaseClause
+	typ ast.Expr
+}
+
+// nodeRef locates a call: block index and index of the node holding it.
+type nodeRef struct{ block, node int }
+
+func (m *Model) newPathAnalysis(body *ast.BlockStmt) *pathAnalysis {
+	p := &pathAnalysis{
+		m:          m,
+		body:       body,
+		tagOf:      make(map[ast.Expr]ast.Expr),
+		typeTests:  make(map[*cfg.Block]typeTest),
+		rangeVars:  make(map[ast.Expr]bool),
+		calls:      make(map[*ast.CallExpr]nodeRef),
+		returns:    make(map[*ast.ReturnStmt]nodeRef),
+		tests:      make(map[ast.Expr]*errTest),
+		negated:    make(map[*errTest]*errTest),
+		retryable:  make(map[ast.Expr]*ast.CallExpr),
+		isRetrying: make(map[ast.Expr]bool),
+	}
+	p.g = m.graphs.Of(body)
+	if p.g == nil {
+		p.g = new(cfg.CFG) // no graph (type errors): no facts
+	}
+	p.index(body)
+	p.solve()
+	return p
+}
+
+// index records the switch cases, type-switch tests, range variables and
+// calls of the body.
+func (p *pathAnalysis) index(body *ast.BlockStmt) {
+	typeSwitch := make(map[*ast.CaseClause]*ast.TypeSwitchStmt)
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SwitchStmt:
+			if n.Tag != nil {
+				for _, c := range n.Body.List {
+					for _, e := range c.(*ast.CaseClause).List {
+						p.tagOf[e] = n.Tag
+					}
+				}
+			}
+		case *ast.TypeSwitchStmt:
+			for _, c := range n.Body.List {
+				typeSwitch[c.(*ast.CaseClause)] = n
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if e != nil {
+					p.rangeVars[e] = true
+				}
+			}
+		}
+		return true
+	})
+	nextCases := make(map[*ast.CaseClause][]*cfg.Block)
+	for _, b := range p.g.Blocks {
+		if cc, ok := b.Stmt.(*ast.CaseClause); ok && b.Kind == cfg.KindSwitchNextCase && typeSwitch[cc] != nil {
+			nextCases[cc] = append(nextCases[cc], b) // in creation order: one per case type
+		}
+	}
+	for _, b := range p.g.Blocks {
+		for i, n := range b.Nodes {
+			ref := nodeRef{int(b.Index), i}
+			p.indexCalls(n, ref)
+			if ret, ok := n.(*ast.ReturnStmt); ok {
+				p.returns[ret] = ref
+			}
+		}
+		if len(b.Succs) != 2 {
+			continue
+		}
+		body, next := b.Succs[0], b.Succs[1]
+		cc, ok := next.Stmt.(*ast.CaseClause)
+		if !ok || next.Kind != cfg.KindSwitchNextCase || body.Kind != cfg.KindSwitchCaseBody || body.Stmt != cc {
+			continue
+		}
+		sw := typeSwitch[cc]
+		if sw == nil {
+			continue
+		}
+		for k, nb := range nextCases[cc] {
+			if nb == next && k < len(cc.List) {
+				if x := typeSwitchOperand(sw); x != nil {
+					p.typeTests[b] = typeTest{err: x, cc: cc, typ: cc.List[k]}
+				}
+			}
+		}
+	}
+}
+
+// indexCalls records the calls a node evaluates where it stands: not those
+// of nested function literals, nor the deferred or spawned call itself.
+func (p *pathAnalysis) indexCalls(n ast.Node, ref nodeRef) {
+	var skip *ast.CallExpr
+	switch n := n.(type) {
+	case *ast.DeferStmt:
+		skip = n.Call
+	case *ast.GoStmt:
+		skip = n.Call
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if n != skip {
+				p.calls[n] = ref
+			}
+		}
+		return true
+	})
+}
+
+// typeSwitchOperand returns x in switch x.(type) or switch v := x.(type).
+func typeSwitchOperand(sw *ast.TypeSwitchStmt) ast.Expr {
+	var e ast.Expr
+	switch a := sw.Assign.(type) {
+	case *ast.ExprStmt:
+		e = a.X
+	case *ast.AssignStmt:
+		if len(a.Rhs) == 1 {
+			e = a.Rhs[0]
+		}
+	}
+	if ta, ok := ast.Unparen(e).(*ast.TypeAssertExpr); ok {
+		return ta.X
+	}
+	return nil
+}
+
+// solve runs the forward fixpoint from the entry block.
+func (p *pathAnalysis) solve() {
+	r := dataflow.Forward(p.g, dataflow.Problem[*flowState]{
+		Lattice: pathLattice{},
+		Entry:   newFlowState(),
+		Block: func(b *cfg.Block, in *flowState) *flowState {
+			out := in.clone()
+			for _, n := range b.Nodes {
+				p.transfer(out, n)
+			}
+			out.normalize()
+			return out
+		},
+		Edge: func(b *cfg.Block, i int, out *flowState) (*flowState, bool) {
+			st := out.clone()
+			p.edge(st, b, i)
+			st.normalize()
+			return st, !st.infeasible
+		},
+		MaxVisits: maxVisits,
+	})
+	p.entry, p.converged = r.In, r.Converged
+}
+
+// stateBefore returns the state just before the node at ref, or nil.
+func (p *pathAnalysis) stateBefore(ref nodeRef) *flowState {
+	if !p.converged || p.entry[ref.block] == nil {
+		return nil
+	}
+	st := p.entry[ref.block].clone()
+	for _, n := range p.g.Blocks[ref.block].Nodes[:ref.node] {
+		p.transfer(st, n)
+	}
+	return st
+}
