@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // Name is the contract analyzer's name; drivers prefix its flags with it.
@@ -80,7 +81,8 @@ type Model struct {
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
 	litMemo   map[*ast.FuncLit]bool
-	frozen    bool // set when Run is done: the memo maps below are complete
+	msgTypes  map[types.Type]*profile.Profile // memo of messageProfile
+	frozen    bool                            // set when Run is done: the memo maps below are complete
 
 	dlq        dlqState
 	effects    map[*types.Func][]helperEffect // effects of the package's functions on their message parameters
@@ -112,6 +114,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		producers: make(map[*types.Func]bool),
 		wraps:     make(map[*types.Func][]int),
 		litMemo:   make(map[*ast.FuncLit]bool),
+		msgTypes:  make(map[types.Type]*profile.Profile),
 	}
 	if m.info == nil {
 		m.info = &types.Info{}
@@ -132,10 +135,6 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	})
 	m.vocab = newVocabulary(cfg, m.pkg, pass.Files)
 	m.gate(decls)
-	m.dlq.stores = make(map[*types.Var][]fieldStore)
-	if m.maySettle || m.mayWriteDLQ {
-		m.indexFieldStores()
-	}
 	m.inferProducers(decls)
 	if m.mayWriteDLQ {
 		m.inferDLQWriters(decls)

@@ -95,7 +95,7 @@ func (d *derivation) variable(v *types.Var) []*types.Var {
 			}
 			deps = d.expr(a.rhs, nil, deps)
 		}
-		for _, s := range m.dlq.stores[v] {
+		for _, s := range m.fieldStores(v) {
 			deps = d.expr(s.rhs, nil, deps)
 		}
 	}

@@ -30,17 +30,17 @@ var nonWriteVerbs = []string{
 
 // dlqState is what the model knows about DLQ writes in the package.
 type dlqState struct {
-	writers map[*types.Func]bool        // functions of the package that write a DLQ on some path
-	lits    map[*ast.FuncLit]bool       // memo: function literals whose body writes a DLQ
-	stores  map[*types.Var][]fieldStore // stores into fields of a variable (indexFieldStores)
+	writers map[*types.Func]bool  // functions of the package that write a DLQ on some path
+	lits    map[*ast.FuncLit]bool // memo: function literals whose body writes a DLQ
 }
 
 // fieldStore is an assignment to a field (or element) of a variable:
 // v.Subject = e, v.Header["k"] = e, or an argument of a call on one of its
 // fields, v.Header.Set("k", e).
 type fieldStore struct {
-	field string // the field selected on v (Subject, or Header for v.Header["k"]); empty for v[i]
-	rhs   ast.Expr
+	field   string // the field selected on v (Subject, or Header for v.Header["k"]); empty for v[i]
+	rhs     ast.Expr
+	viaCall bool // an argument of a call on a field: v.Header.Set("k", e)
 }
 
 // DLQWrite describes a call that writes a dead-letter queue.

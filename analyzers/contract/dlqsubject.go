@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -115,7 +116,7 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 		if !ok {
 			return false
 		}
-		for _, s := range m.dlq.stores[v] {
+		for _, s := range m.fieldStores(v) {
 			if s.field == "Subject" && m.dlqSubject(s.rhs, depth+1) {
 				return true
 			}
@@ -129,50 +130,19 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 	return false
 }
 
-// indexFieldStores records the stores into fields of every variable of
-// the package (local variables in practice: they stay in their function).
-func (m *Model) indexFieldStores() {
-	m.dlq.stores = make(map[*types.Var][]fieldStore)
-	{
-		for _, f := range m.files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.AssignStmt:
-					if len(n.Lhs) != len(n.Rhs) {
-						return true
-					}
-					for i, l := range n.Lhs {
-						if _, plain := ast.Unparen(l).(*ast.Ident); plain {
-							continue // a definition of v, which the flow index has
-						}
-						if root, field := m.storeRoot(l); root != nil {
-							m.dlq.stores[root] = append(m.dlq.stores[root], fieldStore{field, n.Rhs[i]})
-						}
-					}
-				case *ast.ExprStmt: // v.Header.Set("k", e), v.Header.Add(...)
-					call, ok := n.X.(*ast.CallExpr)
-					if !ok {
-						return true
-					}
-					sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-					if !ok {
-						return true
-					}
-					if root, _ := m.storeRoot(sel.X); root != nil && !m.IsMessage(root.Type()) {
-						for _, a := range call.Args {
-							m.dlq.stores[root] = append(m.dlq.stores[root], fieldStore{"", a})
-						}
-					}
-				}
-				return true
-			})
-		}
+// fieldStores returns the stores into fields of v (from the flow index):
+// the arguments of calls on a field of a message are not stores into it.
+func (m *Model) fieldStores(v *types.Var) []fieldStore {
+	stores := m.defs().stores[v]
+	if len(stores) == 0 || !slices.ContainsFunc(stores, func(s fieldStore) bool { return s.viaCall }) || !m.IsMessage(v.Type()) {
+		return stores
 	}
+	return slices.DeleteFunc(slices.Clone(stores), func(s fieldStore) bool { return s.viaCall })
 }
 
 // storeRoot returns the variable at the root of a field or element lvalue
 // (v.Subject, v.Header["k"]) and the first field selected, or nil.
-func (m *Model) storeRoot(e ast.Expr) (*types.Var, string) {
+func storeRoot(info *types.Info, e ast.Expr) (*types.Var, string) {
 	field := ""
 	for {
 		switch x := ast.Unparen(e).(type) {
@@ -188,7 +158,7 @@ func (m *Model) storeRoot(e ast.Expr) (*types.Var, string) {
 			e = x.X
 			continue
 		case *ast.Ident:
-			v, _ := m.info.Uses[x].(*types.Var)
+			v, _ := info.Uses[x].(*types.Var)
 			if v == nil || v.IsField() {
 				return nil, ""
 			}

@@ -19,7 +19,8 @@ type assignment struct {
 // that the value of a variable at a point can be traced to the definitions
 // that may reach it.
 type flowIndex struct {
-	defs map[*types.Var][]*assignment
+	defs   map[*types.Var][]*assignment
+	stores map[*types.Var][]fieldStore // stores into fields or elements of a variable
 }
 
 // defs returns the package's flow index, built on first use while the
@@ -38,7 +39,7 @@ func (m *Model) defs() *flowIndex {
 }
 
 func newFlowIndex(info *types.Info, files []*ast.File) *flowIndex {
-	idx := &flowIndex{defs: make(map[*types.Var][]*assignment)}
+	idx := &flowIndex{defs: make(map[*types.Var][]*assignment), stores: make(map[*types.Var][]fieldStore)}
 	for _, f := range files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -50,6 +51,9 @@ func newFlowIndex(info *types.Info, files []*ast.File) *flowIndex {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				idx.addAssign(info, n, container)
+				idx.addStores(info, n)
+			case *ast.ExprStmt:
+				idx.addCallStores(info, n)
 			case *ast.ValueSpec:
 				idx.addValueSpec(info, n, container)
 			case *ast.RangeStmt:
@@ -78,6 +82,39 @@ func nearestContainer(stack []ast.Node, file *ast.File) ast.Node {
 		}
 	}
 	return file
+}
+
+// addStores records v.Subject = e and v.Header["k"] = e.
+func (idx *flowIndex) addStores(info *types.Info, as *ast.AssignStmt) {
+	if len(as.Lhs) != len(as.Rhs) {
+		return
+	}
+	for i, l := range as.Lhs {
+		if _, plain := ast.Unparen(l).(*ast.Ident); plain {
+			continue // a definition of v, which defs has
+		}
+		if root, field := storeRoot(info, l); root != nil {
+			idx.stores[root] = append(idx.stores[root], fieldStore{field: field, rhs: as.Rhs[i]})
+		}
+	}
+}
+
+// addCallStores records v.Header.Set("k", e), v.Header.Add(...): the
+// arguments of a call on a field of v.
+func (idx *flowIndex) addCallStores(info *types.Info, es *ast.ExprStmt) {
+	call, ok := es.X.(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if root, _ := storeRoot(info, sel.X); root != nil {
+		for _, a := range call.Args {
+			idx.stores[root] = append(idx.stores[root], fieldStore{rhs: a, viaCall: true})
+		}
+	}
 }
 
 func (idx *flowIndex) add(v *types.Var, a *assignment) {

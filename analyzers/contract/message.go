@@ -22,6 +22,17 @@ func (m *Model) messageProfile(t types.Type) *profile.Profile {
 	if !isValid(t) {
 		return nil
 	}
+	if p, ok := m.msgTypes[t]; ok {
+		return p
+	}
+	p := m.lookupMessageProfile(t)
+	if !m.frozen {
+		m.msgTypes[t] = p // a memo while the model runs; read-only afterwards
+	}
+	return p
+}
+
+func (m *Model) lookupMessageProfile(t types.Type) *profile.Profile {
 	elem := t
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		elem = p.Elem()
