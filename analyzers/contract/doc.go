@@ -10,8 +10,8 @@
 // (one control-flow graph per function body that has something to judge,
 // built once, and the functions that never return), dataflow (one forward
 // solver with its lattice laws, and the forward-edge reachability every
-// ordering check walks) and profile (message libraries as data). A first
-// walk over the package (vocabulary.go) tells which inferences can find
+// ordering check walks) and profile (message libraries as data). The
+// package's identifiers (vocabulary.go) tell which inferences can find
 // anything there: most packages of a program name no message, no carrier
 // and no dead-letter queue, and the model does next to nothing for them.
 //

@@ -47,15 +47,14 @@ func newFlowIndex(info *types.Info, files []*ast.File) *flowIndex {
 				stack = stack[:len(stack)-1]
 				return true
 			}
-			container := nearestContainer(stack, f)
 			switch n := n.(type) {
 			case *ast.AssignStmt:
-				idx.addAssign(info, n, container)
+				idx.addAssign(info, n, nearestContainer(stack, f))
 				idx.addStores(info, n)
 			case *ast.ExprStmt:
 				idx.addCallStores(info, n)
 			case *ast.ValueSpec:
-				idx.addValueSpec(info, n, container)
+				idx.addValueSpec(info, n, nearestContainer(stack, f))
 			case *ast.RangeStmt:
 				for _, e := range []ast.Expr{n.Key, n.Value} {
 					if v := varOf(info, e); v != nil {

@@ -7,11 +7,9 @@ import (
 	"go/types"
 	"slices"
 	"strconv"
-
-	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
-// vocabulary is what one walk over a package's syntax tells about which
+// vocabulary is what the identifiers of a package tell about which
 // parts of the model can have anything to find there. Most packages of a
 // program (the standard library, most dependencies) have no message, no
 // retry carrier and no dead-letter queue in sight: for them the model
@@ -20,9 +18,9 @@ type vocabulary struct {
 	// dlqNames are the identifiers of the package that match the DLQ name
 	// pattern, each matched once.
 	dlqNames map[string]bool
-	// dlqConstant is set when a string literal of the package, or a
-	// string constant an import declares, matches the DLQ subject pattern.
-	dlqConstant bool
+	// publishNames is set when some profile's publish call is named in
+	// the package: its subject may name a DLQ.
+	publishNames bool
 	// ackNames is set when some profile's ack method is named in the
 	// package.
 	ackNames bool
@@ -39,32 +37,25 @@ type vocabulary struct {
 func newVocabulary(cfg *Config, pkg *types.Package, files []*ast.File) *vocabulary {
 	v := &vocabulary{dlqNames: make(map[string]bool)}
 	seen := make(map[string]bool)
-	seenConst := make(map[string]bool)
-	checkConst := func(s string) {
-		if !seenConst[s] {
-			seenConst[s] = true
-			v.dlqConstant = v.dlqConstant || cfg.DLQSubject.MatchString(s)
+	see := func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		if cfg.DLQName.MatchString(name) {
+			v.dlqNames[name] = true
+		}
+		v.carrierMethod = v.carrierMethod || name == cfg.CarrierMethod
+		v.predicateNames = v.predicateNames || cfg.TransientPredicate.MatchString(name)
+		for _, p := range cfg.Profiles {
+			v.ackNames = v.ackNames || p.AckMethods[name] != ""
+			v.publishNames = v.publishNames || slices.Contains(p.Publish, name)
 		}
 	}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.Ident:
-				if !seen[n.Name] {
-					seen[n.Name] = true
-					if cfg.DLQName.MatchString(n.Name) {
-						v.dlqNames[n.Name] = true
-					}
-					v.carrierMethod = v.carrierMethod || n.Name == cfg.CarrierMethod
-					v.predicateNames = v.predicateNames || cfg.TransientPredicate.MatchString(n.Name)
-					v.ackNames = v.ackNames || slices.ContainsFunc(cfg.Profiles, func(p *profile.Profile) bool { return p.AckMethods[n.Name] != "" })
-				}
-			case *ast.BasicLit:
-				if n.Kind == token.STRING {
-					if s, err := strconv.Unquote(n.Value); err == nil {
-						checkConst(s)
-					}
-				}
+			if id, ok := n.(*ast.Ident); ok {
+				see(id.Name)
 			}
 			return true
 		})
@@ -75,20 +66,46 @@ func newVocabulary(cfg *Config, pkg *types.Package, files []*ast.File) *vocabula
 	return v
 }
 
-// scanImport records whether an imported package declares a carrier type
-// or a string constant that names a DLQ subject.
+// scanImport records whether an imported package declares a carrier type.
 func (v *vocabulary) scanImport(cfg *Config, imp *types.Package) {
 	scope := imp.Scope()
 	for _, name := range scope.Names() {
-		switch obj := scope.Lookup(name).(type) {
-		case *types.Const:
-			if obj.Val().Kind() == constant.String && cfg.DLQSubject.MatchString(constant.StringVal(obj.Val())) {
-				v.dlqConstant = true
-			}
-		case *types.TypeName:
-			v.importedCarrier = v.importedCarrier || declaresMethod(obj.Type(), cfg.CarrierMethod)
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && declaresMethod(tn.Type(), cfg.CarrierMethod) {
+			v.importedCarrier = true
+			return
 		}
 	}
+}
+
+// dlqConstant reports whether a string literal of the package, or a
+// string constant one of its imports declares, matches the DLQ subject
+// pattern: a publish can name a DLQ subject only then. (A subject whose
+// DLQ part only appears once constants are concatenated is not seen.)
+func dlqConstant(cfg *Config, pkg *types.Package, files []*ast.File) bool {
+	seen := make(map[string]bool)
+	found := false
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING || found {
+				return !found
+			}
+			if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
+				seen[s] = true
+				found = cfg.DLQSubject.MatchString(s)
+			}
+			return false
+		})
+	}
+	for _, imp := range pkg.Imports() {
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			if c, ok := scope.Lookup(name).(*types.Const); ok && c.Val().Kind() == constant.String && cfg.DLQSubject.MatchString(constant.StringVal(c.Val())) {
+				return true
+			}
+		}
+	}
+	return found
 }
 
 // isDLQName reports whether name matches the DLQ name pattern.
@@ -138,7 +155,8 @@ func (m *Model) gate(decls []*ast.FuncDecl) {
 	m.mayRetry = v.carrierMethod || len(m.imported.producers) > 0 || len(m.imported.vars) > 0 || len(m.imported.classifiers) > 0
 	m.mayRetry = m.mayRetry || v.importedCarrier
 	m.maySettle = v.ackNames || len(m.imported.effects) > 0
-	m.mayWriteDLQ = len(v.dlqNames) > 0 || v.dlqConstant || len(m.imported.dlqWriters) > 0 || len(m.cfg.DLQFuncs) > 0 ||
-		slices.ContainsFunc(decls, hasDLQDirective)
+	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlqWriters) > 0 || len(m.cfg.DLQFuncs) > 0 ||
+		slices.ContainsFunc(decls, hasDLQDirective) ||
+		v.publishNames && dlqConstant(m.cfg, m.pkg, m.files)
 	m.mayClassify = m.mayRetry || v.predicateNames
 }
