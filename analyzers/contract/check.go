@@ -54,6 +54,10 @@ func (m *Model) RetryInSight() bool { return m.mayRetry }
 // hold a Term, in source order; the model has built their CFGs.
 func (m *Model) TermBodies() []*ast.BlockStmt { return m.termBodies }
 
+// AckBodies returns the function bodies that hold an Ack (AsAck), in
+// source order; the model has built their CFGs.
+func (m *Model) AckBodies() []*ast.BlockStmt { return m.ackBodies }
+
 // VisitAckCalls calls visit for each ack call of the package for which
 // keep holds, with the path facts of the function body that holds it.
 // Only bodies with such a call get a control-flow analysis. *at follows

@@ -20,7 +20,7 @@ func (m *Model) IsDLQWriter(fn *types.Func) bool { return m.isDLQWriter(fn) }
 func (m *Model) IsDLQWrite(call *ast.CallExpr) bool { return m.isDLQWrite(call) }
 
 // AsTerm recognizes a Term: Term, TermWithReason, a call to a may-Term helper, or a Term-ing closure.
-func (m *Model) AsTerm(call *ast.CallExpr) (TermCall, bool) { return m.asTerm(call) }
+func (m *Model) AsTerm(call *ast.CallExpr) (SettleCall, bool) { return m.asTerm(call) }
 
 // MessageDeps returns the message variables e derives from (the "same message" fine point).
 func (m *Model) MessageDeps(e ast.Expr) []*types.Var { return m.messageDeps(e) }

@@ -10,26 +10,29 @@ import (
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
-// TermCall describes a call that terminates a message.
-type TermCall struct {
+// SettleCall describes a call that settles a message: a Term, an Ack.
+type SettleCall struct {
 	Call *ast.CallExpr
-	// Msg is the message expression terminated: the receiver of Term, the
-	// argument passed to a may-Term helper's message parameter, or the
-	// message a function literal captures and Terms.
+	// Settlement is what the call tells the broker.
+	Settlement profile.Settlement
+	// Msg is the message expression settled: the receiver of the ack
+	// method, the argument passed to a helper's message parameter, or the
+	// message a function literal captures and settles.
 	Msg ast.Expr
 	// Msgs are the message variables Msg derives from.
 	Msgs []*types.Var
-	// Name is Term, TermWithReason, or the helper as written; empty for a
-	// function literal called on the spot.
+	// Name is the ack method (Term, TermWithReason, Ack) or the helper as
+	// written; empty for a function literal called on the spot.
 	Name string
-	// Helper is set when the Term happens inside a called function or
-	// function literal.
+	// Helper is set when the settlement happens inside a called function
+	// or function literal.
 	Helper bool
-	// Inner is the Term inside the helper (or the call through which the
-	// helper Terms); token.NoPos for a direct Term or when unknown.
+	// Inner is the settlement inside the helper (or the call through
+	// which the helper settles); token.NoPos for a direct call or when
+	// unknown.
 	Inner token.Pos
 	// Writes is set when the helper also writes a DLQ on some path: it is
-	// judged inside, and at the call it is a Term only.
+	// judged inside, and at the call it is a settlement only.
 	Writes bool
 }
 
@@ -38,22 +41,33 @@ type TermCall struct {
 // message as argument, or a call of a function literal (directly or
 // through a local variable) that Terms a message parameter or a message it
 // captures.
-func (m *Model) asTerm(call *ast.CallExpr) (TermCall, bool) {
-	if m.info == nil || call == nil {
-		return TermCall{}, false
-	}
+func (m *Model) asTerm(call *ast.CallExpr) (SettleCall, bool) {
 	for _, s := range m.settlements(call) {
 		if s.settlement == profile.Terminate {
-			return m.termCall(call, s.msg, s.name, s.helper, s.inner, s.writes), true
+			return m.settleCall(call, s), true
 		}
 	}
-	return TermCall{}, false
+	return SettleCall{}, false
 }
 
-func (m *Model) termCall(call *ast.CallExpr, msg ast.Expr, name string, helper bool, inner token.Pos, writes bool) TermCall {
-	return TermCall{
-		Call: call, Msg: msg, Msgs: m.messageDeps(msg), Name: name,
-		Helper: helper, Inner: inner, Writes: writes,
+// AsAck recognizes an Ack (Ack, AckSync, DoubleAck) that settles a message
+// as done for certain: the ack call itself, or a function literal called
+// on the spot (directly or through a local variable) that Acks. A helper
+// that Acks on some path is not counted: whether it does at a call
+// depends on its error parameter, which the effects do not say yet.
+func (m *Model) AsAck(call *ast.CallExpr) (SettleCall, bool) {
+	for _, s := range m.settlements(call) {
+		if s.settlement == profile.Done && (!s.helper || s.name == "" || m.funcLitOf(call.Fun) != nil) {
+			return m.settleCall(call, s), true
+		}
+	}
+	return SettleCall{}, false
+}
+
+func (m *Model) settleCall(call *ast.CallExpr, s settlement) SettleCall {
+	return SettleCall{
+		Call: call, Settlement: s.settlement, Msg: s.msg, Msgs: m.messageDeps(s.msg), Name: s.name,
+		Helper: s.helper, Inner: s.inner, Writes: s.writes,
 	}
 }
 

@@ -203,6 +203,7 @@ func (m *Model) solvePaths() {
 	var bodies []*ast.BlockStmt
 	byBody := make(map[*ast.BlockStmt]*BodyAckCalls)
 	termSeen := make(map[*ast.BlockStmt]bool)
+	ackSeen := make(map[*ast.BlockStmt]bool)
 	for _, f := range m.files {
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -227,6 +228,11 @@ func (m *Model) solvePaths() {
 				termSeen[body] = true
 				m.graphs.Of(body)
 				m.termBodies = append(m.termBodies, body)
+			}
+			if _, isAck := m.AsAck(call); isAck && !ackSeen[body] {
+				ackSeen[body] = true
+				m.graphs.Of(body)
+				m.ackBodies = append(m.ackBodies, body)
 			}
 			if _, seen := m.paths[body]; !seen && (isAck || m.mayRetry && m.passesRetryable(call)) {
 				m.paths[body] = nil

@@ -1,4 +1,4 @@
-package termbeforedlq
+package ordering
 
 import (
 	"go/ast"
@@ -84,14 +84,14 @@ func (g *graph) after(ev *event, f func(*event) bool) {
 	})
 }
 
-// checkTermBefore reports a Term from which a DLQ write of the same
+// checkBefore reports a Term from which a DLQ write of the same
 // message is reachable.
-func (c *checker) checkTermBefore(g *graph, t *event) {
+func (c *checker) checkBefore(g *graph, t *event) {
 	g.after(t, func(e *event) bool {
-		if e.write != nil && pairs(t.term, e.write) {
-			k := termBefore
+		if e.write != nil && pairs(t.settle, e.write) {
+			k := Before
 			if e.mode == deferred {
-				k = deferredAfter
+				k = DeferredAfter
 			}
 			c.record(k, t, e)
 			return false
@@ -104,12 +104,12 @@ func (c *checker) checkTermBefore(g *graph, t *event) {
 // (which runs at exit, after them) or a DLQ write started with go (which
 // is not ordered before them).
 func (c *checker) checkAsyncWrite(g *graph, w *event) {
-	k := deferredAfter
+	k := DeferredAfter
 	if w.mode == goroutine {
-		k = spawned
+		k = Spawned
 	}
 	g.after(w, func(e *event) bool {
-		if e.term != nil && e.mode == plain && pairs(e.term, w.write) {
+		if e.settle != nil && e.mode == plain && pairs(e.settle, w.write) {
 			c.record(k, e, w)
 		}
 		return true
@@ -171,15 +171,15 @@ func (c *checker) checkUnchecked(g *graph, w *event) {
 			n := b.Nodes[j]
 			for ; from < len(evs) && evs[from].node == j; from++ {
 				e := evs[from]
-				if e.term == nil || e.mode != plain || !pairs(e.term, w.write) {
+				if e.settle == nil || e.mode != plain || !pairs(e.settle, w.write) {
 					continue
 				}
 				if st.errVar != nil && mentions(e.call, st.errVar, c.pass.TypesInfo) {
 					return // the error goes to the Term's helper, which decides
 				}
-				k := uncheckedWrite
+				k := UncheckedWrite
 				if st.failure {
-					k = failurePath
+					k = FailurePath
 				}
 				c.record(k, e, w)
 				return

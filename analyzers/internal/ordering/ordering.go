@@ -1,0 +1,268 @@
+// Package ordering is the engine of the checks that order a settlement of
+// a message (a Term, an Ack) against the DLQ write of its evidence:
+// termbeforedlq and dlqunchecked. It places the settlements and DLQ writes
+// of a function on its CFG (the contract model's) and reports a settlement
+// from which a DLQ write is reachable, one that follows a checked DLQ
+// write whose error is not checked, or a swallowing writer, and one reached
+// from a checked write's failure branch. Reachability never crosses a
+// loop's back edge.
+package ordering
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// Spec describes one ordering check.
+type Spec struct {
+	// Settle recognizes the settling calls the check orders.
+	Settle func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool)
+	// Bodies lists the function bodies that hold such a call.
+	Bodies func(m *contract.Model) []*ast.BlockStmt
+	// Verb names the settlement in messages: "Term", "Ack".
+	Verb string
+	// Formats are the messages of each kind: %[1]s the settlement, %[2]s
+	// the DLQ write, %[3]s the delayed retry method.
+	Formats [kinds]string
+}
+
+// Run runs the check spec describes over one package; *at follows the
+// position being checked, for internal errors.
+func Run(pass *analysis.Pass, m *contract.Model, at *token.Pos, spec *Spec) {
+	c := &checker{pass: pass, m: m, at: at, spec: spec}
+	c.run()
+}
+
+// loggingPkgs and loggingMethods recognize calls that only record an
+// error: an error passed to them is still unchecked.
+var (
+	loggingPkgs    = map[string]bool{"log": true, "log/slog": true, "fmt": true}
+	loggingMethods = map[string]bool{
+		"Print": true, "Printf": true, "Println": true,
+		"Error": true, "Errorf": true, "Errorw": true, "ErrorContext": true,
+		"Warn": true, "Warnf": true, "Warnw": true, "WarnContext": true, "Warning": true, "Warningf": true,
+		"Info": true, "Infof": true, "Infow": true, "InfoContext": true,
+		"Debug": true, "Debugf": true, "Debugw": true, "DebugContext": true,
+		"Log": true, "Logf": true, "Err": true, "Msg": true, "Msgf": true,
+	}
+)
+
+// Kind is the defect a settlement shows, in the order findings are preferred
+// when one Term shows several.
+type Kind int
+
+const (
+	Before         Kind = iota // a DLQ write is reachable from the settlement
+	DeferredAfter              // a deferred DLQ write runs after the settlement
+	Spawned                    // a DLQ write started with go is not ordered before the settlement
+	FailurePath                // the settlement is reached from a checked DLQ write's failure branch
+	UncheckedWrite             // the settlement follows a checked DLQ write whose error is not checked, or a swallowing writer
+	kinds                      // the number of kinds
+)
+
+// finding is the defect reported at one Term.
+type finding struct {
+	kind   Kind
+	settle *event
+	write  *event
+}
+
+type checker struct {
+	pass     *analysis.Pass
+	spec     *Spec
+	m        *contract.Model
+	at       *token.Pos // position being checked, for internal errors
+	findings map[*ast.CallExpr]*finding
+}
+
+func (c *checker) run() {
+	if c.pass.TypesInfo == nil {
+		return
+	}
+	c.findings = make(map[*ast.CallExpr]*finding)
+	generated := make(map[*token.File]bool)
+	for _, f := range c.pass.Files {
+		if ast.IsGenerated(f) {
+			generated[c.pass.Fset.File(f.FileStart)] = true
+		}
+	}
+	for _, body := range c.spec.Bodies(c.m) {
+		if !generated[c.pass.Fset.File(body.Pos())] {
+			*c.at = body.Pos()
+			c.checkFunc(body)
+		}
+	}
+	c.report()
+}
+
+// checkFunc checks one function body (function literals inside it are
+// checked on their own) when it holds both a Term and a DLQ write.
+func (c *checker) checkFunc(body *ast.BlockStmt) {
+	settles, writes := false, false
+	c.scan(body, func(ev *event) {
+		settles = settles || ev.settle != nil
+		writes = writes || ev.write != nil
+	})
+	if !settles || !writes {
+		return
+	}
+	g := c.newGraph(body)
+	if g == nil {
+		return
+	}
+	for _, ev := range g.all {
+		*c.at = ev.call.Pos()
+		switch {
+		case ev.settle != nil && ev.mode == plain:
+			c.checkBefore(g, ev)
+		case ev.write != nil && ev.mode != plain:
+			c.checkAsyncWrite(g, ev)
+		case ev.write != nil:
+			c.checkUnchecked(g, ev)
+		}
+	}
+}
+
+// mode is how a call runs relative to the statements after it.
+type mode int
+
+const (
+	plain     mode = iota
+	deferred       // defer f(): at function exit
+	goroutine      // go f(): unordered
+)
+
+// event is a Term or a DLQ write in a function's CFG.
+type event struct {
+	call   *ast.CallExpr
+	mode   mode
+	settle *contract.SettleCall
+	write  *contract.DLQWrite
+
+	block *cfg.Block
+	node  int // index in block.Nodes
+	index int // index in the block's events
+
+	// For plain writes that return an error: how the statement handles it.
+	handling handling
+	errVar   *types.Var // the variable that receives the error
+}
+
+// handling is what happens to a DLQ write's error at the write.
+type handling int
+
+const (
+	handledElsewhere handling = iota // returned, passed on, or unknown: not judged
+	discarded                        // _ = w(), or w() as a statement
+	assigned                         // err := w(): judged by the checks that follow
+	tested                           // if w() != nil: judged by the branch
+)
+
+// scan calls f for each Term and DLQ write in n, outside function
+// literals (a literal called on the spot is one event at its call).
+func (c *checker) scan(n ast.Node, f func(*event)) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			c.scanCall(n.Call, deferred, f)
+			for _, a := range n.Call.Args {
+				c.scan(a, f)
+			}
+			return false
+		case *ast.GoStmt:
+			c.scanCall(n.Call, goroutine, f)
+			for _, a := range n.Call.Args {
+				c.scan(a, f)
+			}
+			return false
+		case *ast.CallExpr:
+			c.scanCall(n, plain, f)
+		}
+		return true
+	})
+}
+
+func (c *checker) scanCall(call *ast.CallExpr, md mode, f func(*event)) {
+	if t, ok := c.spec.Settle(c.m, call); ok {
+		f(&event{call: call, mode: md, settle: &t})
+		return
+	}
+	if w, ok := c.m.AsDLQWrite(call); ok {
+		f(&event{call: call, mode: md, write: &w})
+	}
+}
+
+// pairs reports whether a Term and a DLQ write can concern the same
+// message: the write takes the Termed message or a value derived from it,
+// or no message-derived value at all.
+func pairs(t *contract.SettleCall, w *contract.DLQWrite) bool {
+	if len(t.Msgs) == 0 || len(w.Msgs) == 0 {
+		return true
+	}
+	for _, v := range w.Msgs {
+		for _, u := range t.Msgs {
+			if u == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// record keeps the preferred finding for a Term: the lower kind, then the
+// earlier write.
+func (c *checker) record(k Kind, settle, write *event) {
+	old := c.findings[settle.call]
+	if old != nil && (old.kind < k || old.kind == k && old.write.call.Pos() <= write.call.Pos()) {
+		return
+	}
+	c.findings[settle.call] = &finding{kind: k, settle: settle, write: write}
+}
+
+// report reports the findings in position order.
+func (c *checker) report() {
+	var fs []*finding
+	for _, f := range c.findings {
+		fs = append(fs, f)
+	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].settle.call.Pos() < fs[j].settle.call.Pos() })
+	for _, f := range fs {
+		t, w := f.settle.settle, f.write.write
+		verb := c.spec.Verb
+		subject, inner := t.Name, "the "+verb+" inside "+t.Name
+		switch {
+		case t.Helper && t.Name == "":
+			subject, inner = "call to a function literal that may "+verb+" the message", "the "+verb+" inside the function literal"
+		case t.Helper:
+			subject = "call to " + t.Name + " may " + verb + " the message"
+		}
+		write := " " + w.Name
+		if w.Name == "" {
+			write = " in a function literal"
+		}
+		d := analysis.Diagnostic{
+			Pos:     t.Call.Pos(),
+			End:     t.Call.End(),
+			Message: fmt.Sprintf(c.spec.Formats[f.kind], subject, write, c.m.DelayedRetry(t.Msg)),
+			Related: []analysis.RelatedInformation{{
+				Pos: w.Call.Pos(), End: w.Call.End(), Message: "the DLQ write",
+			}},
+		}
+		if t.Helper && t.Inner.IsValid() {
+			d.Related = append(d.Related, analysis.RelatedInformation{
+				Pos: t.Inner, Message: inner,
+			})
+		}
+		c.m.Report(c.pass, d)
+	}
+}
