@@ -26,12 +26,14 @@ var nonWriteVerbs = []string{
 	"consume", "with", "mark", "set", "must", "ping", "err", "stats",
 	"info", "status", "describe", "health", "check", "peek", "next",
 	"receive", "handle", "process", "replay", "redrive", "ack", "nak", "term",
+	"len", "size", "exists", "entries",
 }
 
 // dlqState is what the model knows about DLQ writes in the package.
 type dlqState struct {
-	writers map[*types.Func]bool  // functions of the package that write a DLQ on some path
-	lits    map[*ast.FuncLit]bool // memo: function literals whose body writes a DLQ
+	writers map[*types.Func]bool       // functions of the package that write a DLQ on some path
+	kinds   map[*types.Func]WriterKind // what their errors tell (dlqkinds.go)
+	lits    map[*ast.FuncLit]bool      // memo: function literals whose body writes a DLQ
 }
 
 // fieldStore is an assignment to a field (or element) of a variable:
@@ -59,6 +61,14 @@ type DLQWrite struct {
 	// (the message, its data, subject, headers or metadata); empty when it
 	// takes no message-derived value.
 	Msgs []*types.Var
+	// Checked is set when the call's error is the write's outcome: a
+	// direct write, a named or configured writer, or a writer whose error
+	// may hold the error of the write it makes. Only then do "discarded"
+	// and "failure branch" mean the evidence may be lost.
+	Checked bool
+	// Swallows is set for a call of a writer that always writes and drops
+	// the write's error: an unchecked DLQ write whatever it returns.
+	Swallows bool
 }
 
 // HasError reports whether the write returns an error that can be checked.
@@ -100,6 +110,7 @@ func (m *Model) asDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
 	}
 	w := DLQWrite{Call: call, Name: calleeName(call.Fun), ErrIndex: -1}
 	w.Results, w.ErrIndex = m.callResults(call)
+	w.Checked, w.Swallows = m.writeOutcome(call, w.HasError())
 	w.Msgs = m.callMessageDeps(call)
 	return w, true
 }
@@ -123,8 +134,11 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 				return false
 			}
 		}
+		dest := false
 		if !publish && !named && !recv {
-			return false
+			if dest = m.sendsToDLQArg(call, fn); !dest {
+				return false
+			}
 		}
 		if !returnsError() || m.isAck(call) {
 			return false
@@ -134,10 +148,14 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 			return true
 		case named && !startsWithNonWriteVerb(name):
 			return true
+		case dest:
+			return true
 		case recv || (publish || named) && sig(fn) != nil && sig(fn).Recv() != nil:
-			return m.dlqReceiver(fn, call)
+			if m.dlqReceiver(fn, call) {
+				return true
+			}
 		}
-		return false
+		return m.sendsToDLQArg(call, fn)
 	}
 	if m.isAck(call) {
 		return false
@@ -152,11 +170,15 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 	}
 	switch fun := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
-		return m.isDLQName(fun.Name) && !startsWithNonWriteVerb(fun.Name)
+		if m.isDLQName(fun.Name) && !startsWithNonWriteVerb(fun.Name) {
+			return true
+		}
 	case *ast.SelectorExpr:
-		return m.isDLQName(fun.Sel.Name) && !startsWithNonWriteVerb(fun.Sel.Name)
+		if m.isDLQName(fun.Sel.Name) && !startsWithNonWriteVerb(fun.Sel.Name) {
+			return true
+		}
 	}
-	return false
+	return m.sendsToDLQArg(call, nil)
 }
 
 // isAck reports whether call is an ack call: never a DLQ write.
@@ -236,7 +258,8 @@ func (m *Model) isDLQWriter(fn *types.Func) bool {
 	if fn.Pkg() == nil {
 		return false
 	}
-	return m.imported.dlqWriters[fn]
+	_, ok := m.imported.dlqWriters[fn]
+	return ok
 }
 
 // configuredDLQFunc reports whether fn is named in Config.DLQFuncs.
@@ -441,6 +464,7 @@ func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
 		}
 	}
 	m.dlq.lits = nil
+	m.inferWriterKinds(decls)
 }
 
 // hasDLQDirective reports whether a declaration's doc comment holds
@@ -459,6 +483,6 @@ func hasDLQDirective(d *ast.FuncDecl) bool {
 
 func (m *Model) exportDLQFacts(pass *analysis.Pass) {
 	for _, fn := range sortedFuncs(m.dlq.writers) {
-		pass.ExportObjectFact(fn, new(DLQWriterFact))
+		pass.ExportObjectFact(fn, &DLQWriterFact{Kind: m.dlq.kinds[fn]})
 	}
 }

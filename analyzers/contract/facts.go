@@ -41,11 +41,39 @@ func (f *WrapsFact) String() string {
 	return "wraps param " + joinInts(f.Params)
 }
 
-// DLQWriterFact marks a function that makes a DLQ write on some path.
-type DLQWriterFact struct{}
+// DLQWriterFact marks a function that makes a DLQ write on some path, and
+// says what its error tells of the write (CONTRACT.md, "The write's
+// outcome").
+type DLQWriterFact struct {
+	Kind WriterKind
+}
 
-func (*DLQWriterFact) AFact()         {}
-func (*DLQWriterFact) String() string { return "writes DLQ" }
+func (*DLQWriterFact) AFact() {}
+func (f *DLQWriterFact) String() string {
+	switch f.Kind {
+	case OrderingWriter:
+		return "writes DLQ (its error is not the write's)"
+	case SwallowingWriter:
+		return "writes DLQ (always, and drops its error)"
+	}
+	return "writes DLQ"
+}
+
+// WriterKind says what a DLQ writer's error tells of its DLQ write.
+type WriterKind int
+
+const (
+	// CheckedWriter: its error may hold the write's own error, so the
+	// caller can check the write (the zero value).
+	CheckedWriter WriterKind = iota
+	// OrderingWriter: it writes on some path, but its error is about other
+	// work: a Term before it is too early, a Term on its failure branch is
+	// not the write's failure.
+	OrderingWriter
+	// SwallowingWriter: it writes on every path that returns normally and
+	// drops the write's error: a call to it is an unchecked DLQ write.
+	SwallowingWriter
+)
 
 // EffectsFact marks a function that settles messages it receives as
 // parameters (CONTRACT.md, "Effects of a helper"), in (parameter,

@@ -16,7 +16,7 @@ type importedFacts struct {
 	producers   map[*types.Func]bool
 	vars        map[*types.Var]bool // RetryableVarFact
 	wraps       map[*types.Func][]int
-	dlqWriters  map[*types.Func]bool
+	dlqWriters  map[*types.Func]WriterKind
 	effects     map[*types.Func]*EffectsFact
 	classifiers map[*types.Func]ClassifierKind
 	noReturn    map[*types.Func]bool
@@ -28,7 +28,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		producers:   make(map[*types.Func]bool),
 		vars:        make(map[*types.Var]bool),
 		wraps:       make(map[*types.Func][]int),
-		dlqWriters:  make(map[*types.Func]bool),
+		dlqWriters:  make(map[*types.Func]WriterKind),
 		effects:     make(map[*types.Func]*EffectsFact),
 		classifiers: make(map[*types.Func]ClassifierKind),
 		noReturn:    make(map[*types.Func]bool),
@@ -48,7 +48,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		case *WrapsFact:
 			imp.wraps[fn] = f.Params
 		case *DLQWriterFact:
-			imp.dlqWriters[fn] = true
+			imp.dlqWriters[fn] = f.Kind
 		case *EffectsFact:
 			imp.effects[fn] = f
 		case *ClassifierFact:

@@ -57,7 +57,11 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 			sort.SliceStable(evs, func(i, j int) bool { return evs[i].call.End() < evs[j].call.End() })
 			for _, ev := range evs {
 				ev.block, ev.node, ev.index = b, i, len(g.events[b])
-				if ev.write != nil && ev.mode == plain && ev.write.HasError() {
+				switch {
+				case ev.write == nil || ev.mode != plain:
+				case ev.write.Swallows:
+					ev.handling = discarded // the writer drops the write's error itself
+				case ev.write.Checked:
 					ev.handling, ev.errVar = c.handlingOf(b, i, ev)
 				}
 				g.events[b] = append(g.events[b], ev)

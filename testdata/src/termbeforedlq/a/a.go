@@ -322,3 +322,10 @@ func _(c *OrderConsumer, ctx context.Context, msg jetstream.Msg) error {
 	c.archive(ctx, msg)
 	return nil
 }
+
+// A swallowing writer (contract version 2): archive always writes the DLQ
+// and only logs a failure, so the Term after it may follow a lost write.
+func _(c *OrderConsumer, ctx context.Context, msg jetstream.Msg) error {
+	c.archive(ctx, msg)
+	return msg.Term() // want `Term after the DLQ write c\.archive whose error is not checked`
+}

@@ -185,11 +185,6 @@ func _(c *Consumer, msg jetstream.Msg) error {
 	return err
 }
 
-// A DLQ write with no error result: nothing to check before Term.
-func _(c *Consumer, ctx context.Context, msg jetstream.Msg) error {
-	c.archive(ctx, msg)
-	return msg.Term()
-}
 
 // Nak is not Term.
 func _(c *Consumer, ctx context.Context, msg jetstream.Msg) error {

@@ -91,10 +91,12 @@ func _(s *Shipments, ctx context.Context, msg jetstream.Msg) error {
 	return termhelper.ParkAndTerm(ctx, s.pub, msg)
 }
 
-// Not reported: a writer with no error to check.
+// A swallowing writer (contract version 2): Forward always parks the
+// message and drops the park's error, so the Term after it may follow a
+// lost write.
 func _(s *Shipments, ctx context.Context, msg jetstream.Msg) error {
 	s.pub.Forward(ctx, msg)
-	return msg.Term()
+	return msg.Term() // want `Term after the DLQ write s.pub.Forward whose error is not checked`
 }
 
 // Not reported: the ledger is not known to write a DLQ by default.
