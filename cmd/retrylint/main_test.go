@@ -3,11 +3,13 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -254,11 +256,7 @@ func Handle() error { return fmt.Errorf("reserve: %v", reserve()) }
 func Broken() error { return errors.New(undefinedThing) }
 `,
 	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	r := runIn(t, dir, binary, "./...")
 	if r.code != 1 {
 		t.Fatalf("exit status %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
@@ -269,5 +267,165 @@ func Broken() error { return errors.New(undefinedThing) }
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	if len(lines) != 1 || !strings.Contains(lines[0], "type errors, findings may be incomplete") || !strings.Contains(lines[0], "undefinedThing") {
 		t.Errorf("stderr = %q, want one line naming the type error", r.stderr)
+	}
+}
+
+// writeFiles writes files (slash-separated paths to contents) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// flattenSource is a package with one retryflatten finding, at 15:30.
+const flattenSource = `package %s
+
+import (
+	"fmt"
+	"time"
+)
+
+type busy struct{}
+
+func (busy) Error() string              { return "busy" }
+func (busy) RetryDelay() time.Duration { return time.Second }
+
+func reserve() error { return busy{} }
+
+func Handle() error { return fmt.Errorf("reserve: %%v", reserve()) }
+`
+
+// withImport adds an import of path to src, a flattenSource, as a group of
+// its own: it moves the finding two lines down.
+func withImport(src, path string) string {
+	return strings.Replace(src, `"time"`, `"time"`+"\n\n\t"+strconv.Quote(path), 1)
+}
+
+// TestFailedLoads checks that a package that fails to load does not stop
+// the run: the other packages are analyzed, and so is the package that
+// imports the failed one (as a package with type errors); stderr has one
+// line naming the failed import; the exit status is 1 despite the
+// findings; under -json, stdout is still one JSON document with the
+// findings.
+func TestFailedLoads(t *testing.T) {
+	const goMod = "module example.com/m\n\ngo 1.26\n"
+	// bad has a finding of its own besides the import that fails, two
+	// lines lower than good's for the import.
+	const goodFinding, badFinding = "good/good.go:15:30", "bad/bad.go:17:30"
+	badSource := func(imp, use string) string {
+		return withImport(fmt.Sprintf(flattenSource, "bad"), imp) + "\nfunc Use() { " + use + " }\n"
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string // the one line on stderr
+	}{
+		{
+			name: "directory without Go files",
+			files: map[string]string{
+				"go.mod":         goMod,
+				"good/good.go":   fmt.Sprintf(flattenSource, "good"),
+				"bad/bad.go":     badSource("example.com/m/empty", "empty.Thing()"),
+				"empty/README":   "no Go files here\n",
+				"other/other.go": "package other\n\nfunc F() {}\n",
+			},
+			want: "retrylint: example.com/m/bad: could not import example.com/m/empty: ",
+		},
+		{
+			name: "module replaced by a missing directory",
+			files: map[string]string{
+				"go.mod":       goMod + "\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./nope\n",
+				"good/good.go": fmt.Sprintf(flattenSource, "good"),
+				"bad/bad.go":   badSource("example.com/dep/x", "x.Thing()"),
+			},
+			want: "retrylint: example.com/m/bad: could not import example.com/dep/x: example.com/dep@v0.0.0: replacement directory ./nope does not exist",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			checkStderr := func(r result) {
+				t.Helper()
+				lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+				if len(lines) != 1 || !strings.HasPrefix(lines[0], tc.want) {
+					t.Errorf("stderr = %q, want one line starting %q", r.stderr, tc.want)
+				}
+				for _, noise := range []string{"exit status", "-: ", "packages failed to load", "type errors"} {
+					if strings.Contains(r.stderr, noise) {
+						t.Errorf("stderr has %q: %q", noise, r.stderr)
+					}
+				}
+			}
+
+			r := runIn(t, dir, binary, "./...")
+			if r.code != 1 {
+				t.Fatalf("exit status %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			}
+			for _, want := range []string{goodFinding, badFinding} {
+				want += ": retryflatten: retryable error reserve() formatted with %v"
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("finding %s missing:\n%s", want, r.stdout)
+				}
+			}
+			checkStderr(r)
+
+			r = runIn(t, dir, binary, "-json", "./...")
+			if r.code != 1 {
+				t.Fatalf("-json: exit status %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			}
+			var tree map[string]map[string][]struct {
+				Posn    string `json:"posn"`
+				Message string `json:"message"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
+				t.Fatalf("-json: stdout is not go vet's JSON shape: %v\n%s", err, r.stdout)
+			}
+			for pkg, posn := range map[string]string{"example.com/m/good": goodFinding, "example.com/m/bad": badFinding} {
+				diags := tree[pkg]["retryflatten"]
+				if len(diags) != 1 || !strings.HasSuffix(filepath.ToSlash(diags[0].Posn), posn) {
+					t.Errorf("-json: %s findings = %+v, want the one at %s\n%s", pkg, diags, posn, r.stdout)
+				}
+			}
+			checkStderr(r)
+		})
+	}
+}
+
+// TestSyntaxErrors checks that a package that cannot be parsed is not
+// analyzed, with a notice, while the packages that import it are, and the
+// run ends with the failure status.
+func TestSyntaxErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":       "module example.com/s\n\ngo 1.26\n",
+		"syn/syn.go":   "package syn\n\nfunc F() int { return 1 }\n\nfunc Broken() {\n\tx :=\n}\n",
+		"user/user.go": withImport(fmt.Sprintf(flattenSource, "user"), "example.com/s/syn") + "\nvar _ = syn.F\n",
+	})
+	r := runIn(t, dir, binary, "./...")
+	if r.code != 1 {
+		t.Fatalf("exit status %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "user/user.go:17:30: retryflatten: retryable error reserve() formatted with %v") {
+		t.Errorf("finding in the importing package missing:\n%s", r.stdout)
+	}
+	want := []string{
+		"retrylint: example.com/s/syn: not analyzed: ",
+		"retrylint: example.com/s/user: imports example.com/s/syn, which has syntax errors: ",
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("stderr = %q, want %d lines", r.stderr, len(want))
+	}
+	for i, line := range lines {
+		if !strings.HasPrefix(line, want[i]) || !strings.Contains(line, "syn.go:7:1: ") {
+			t.Errorf("stderr line %d = %q, want %q and the position of the syntax error", i, line, want[i])
+		}
 	}
 }

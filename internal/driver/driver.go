@@ -132,6 +132,44 @@ func (r *runner) selected() []*analysis.Analyzer {
 	return keep
 }
 
+// analyze loads the packages matching patterns and runs the selected
+// analyzers on what loaded.
+//
+// A package that fails to load does not stop the run. A package fails to
+// load when it has an error of its own that is not a type error: go list
+// could not resolve it (a directory without Go files, a module the proxy
+// cannot serve, a replacement directory that does not exist), or it cannot
+// be parsed. Which packages are analyzed:
+//
+//   - every package that matched and has no such error of its own;
+//   - including those that import a package that failed to load, directly
+//     or not: go/packages still type-checks them, with the missing import
+//     as a type error, so they are analyzed as packages with type errors
+//     are (the checks run despite errors, as in an editor). A dependency
+//     that failed to load is handed to the fact-producing analyzers as it
+//     is: without syntax when it could not be listed, with the parser's
+//     partial syntax when it could not be parsed (the analyzers tolerate
+//     errors and turn a panic into an analysis failure);
+//   - not a matched package that failed to load itself: it is skipped, with
+//     a notice. This includes packages with syntax errors, whose findings
+//     would be judged on partial syntax;
+//   - not a package some dependency of which lacks type information
+//     (go/packages fills it in for every package it loads from source, so
+//     this only guards the checks against nil types.Package).
+//
+// What is printed: the findings of the packages analyzed (as text, or under
+// -json as one go vet-shaped JSON document on stdout, as always), and on
+// stderr one line per failure to load, naming the package and its failed
+// import, as in
+//
+//	retrylint: example.com/m/bad: could not import example.com/m/empty: no required module provides package example.com/m/empty
+//	retrylint: example.com/m/empty: not analyzed: no Go files in /src/m/empty
+//
+// without go list's wrapping or the "-: " of an unknown position. The type
+// error go/types reports for the failed import itself ("could not import
+// ...") is not repeated on the type-errors line. The exit status is
+// ExitFailure when anything failed to load, even with findings: like type
+// errors, a failed load means the findings may be incomplete.
 func (r *runner) analyze(patterns []string) int {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: r.tests}
 	pkgs, err := packages.Load(cfg, patterns...)
@@ -141,24 +179,11 @@ func (r *runner) analyze(patterns []string) int {
 	if len(pkgs) == 0 {
 		return r.fail(ExitFailure, "no packages match %s", strings.Join(patterns, " "))
 	}
-	// Packages that cannot be listed or parsed stop the run. Type errors do
-	// not: the checks run despite them (as in an editor) and report what
-	// they can, but the run still ends with the failure status, since its
-	// findings may be incomplete.
-	var fatal, typeErrs []packages.Error
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			if e.Kind == packages.TypeError {
-				typeErrs = append(typeErrs, e)
-			} else {
-				fatal = append(fatal, e)
-			}
-		}
-	})
-	if len(fatal) > 0 {
-		return r.fail(ExitFailure, "packages failed to load: %s%s", fatal[0], andMore(len(fatal)))
+	l := triage(pkgs)
+	for _, n := range l.notices {
+		fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, n)
 	}
-	graph, err := checker.Analyze(r.selected(), pkgs, nil)
+	graph, err := checker.Analyze(r.selected(), l.roots, nil)
 	if err != nil {
 		return r.fail(ExitFailure, "%v", err)
 	}
@@ -174,16 +199,150 @@ func (r *runner) analyze(patterns []string) int {
 	if !r.jsonOut {
 		printText(r.stdout, findings)
 	}
-	if len(typeErrs) > 0 {
-		fmt.Fprintf(r.stderr, "%s: type errors, findings may be incomplete: %s%s\n", r.progname, typeErrs[0], andMore(len(typeErrs)))
+	// Type errors do not stop the checks, but the run still ends with the
+	// failure status, since its findings may be incomplete.
+	if len(l.typeErrs) > 0 {
+		fmt.Fprintf(r.stderr, "%s: type errors, findings may be incomplete: %s%s\n", r.progname, l.typeErrs[0], andMore(len(l.typeErrs)))
 	}
 	switch {
-	case len(failures) > 0 || len(typeErrs) > 0:
+	case len(l.notices) > 0 || len(failures) > 0 || len(l.typeErrs) > 0:
 		return ExitFailure
 	case len(findings) > 0:
 		return ExitFindings
 	}
 	return ExitClean
+}
+
+// loaded is what triage makes of a load.
+type loaded struct {
+	roots    []*packages.Package // the matched packages to analyze
+	notices  []string            // one line per failure to load, sorted
+	typeErrs []packages.Error    // type errors not caused by a failure to load
+}
+
+// triage sorts the loaded packages (see analyze): it keeps the matched
+// packages that can be analyzed and describes, one line each, the packages
+// that failed to load and where they were imported.
+func triage(pkgs []*packages.Package) loaded {
+	var l loaded
+	// failed holds the errors of its own of each package that failed to
+	// load; all the packages of the import graph, in dependency order.
+	failed := make(map[*packages.Package][]packages.Error)
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		all = append(all, p)
+		for _, e := range p.Errors {
+			if e.Kind != packages.TypeError {
+				failed[p] = append(failed[p], e)
+			}
+		}
+	})
+	notices := make(map[string]bool)
+	notice := func(format string, args ...any) { notices[fmt.Sprintf(format, args...)] = true }
+
+	for _, p := range all {
+		if _, ok := failed[p]; ok {
+			continue // its own failure is reported; its type errors follow from it
+		}
+		var failedImports []string // as go/types names them in "could not import"
+		for path, imp := range p.Imports {
+			errs, ok := failed[imp]
+			if !ok {
+				continue
+			}
+			failedImports = append(failedImports, path)
+			if errs[0].Kind == packages.ParseError {
+				notice("%s: imports %s, which has syntax errors: %s", pkgName(p), pkgName(imp), describe(errs, false))
+			} else {
+				notice("%s: could not import %s: %s", pkgName(p), pkgName(imp), describe(errs, false))
+			}
+		}
+		for _, e := range p.Errors {
+			if e.Kind == packages.TypeError && !slices.ContainsFunc(failedImports, func(path string) bool {
+				return strings.HasPrefix(e.Msg, "could not import "+path+" (")
+			}) {
+				l.typeErrs = append(l.typeErrs, e)
+			}
+		}
+	}
+
+	// untyped returns p or a dependency of p that lacks the type
+	// information the checks need, or nil.
+	untypedOf := make(map[*packages.Package]*packages.Package)
+	var untyped func(p *packages.Package) *packages.Package
+	untyped = func(p *packages.Package) *packages.Package {
+		if u, seen := untypedOf[p]; seen {
+			return u
+		}
+		var u *packages.Package
+		if p.Types == nil || p.TypesInfo == nil || p.Fset == nil || p.TypesSizes == nil {
+			u = p
+		}
+		for _, imp := range p.Imports {
+			if u != nil {
+				break
+			}
+			u = untyped(imp)
+		}
+		untypedOf[p] = u // the import graph is acyclic
+		return u
+	}
+	for _, p := range pkgs {
+		if errs, ok := failed[p]; ok {
+			notice("%s: not analyzed: %s", pkgName(p), describe(errs, true))
+		} else if u := untyped(p); u != nil {
+			notice("%s: not analyzed: no type information for %s", pkgName(p), pkgName(u))
+		} else {
+			l.roots = append(l.roots, p)
+		}
+	}
+	for n := range notices {
+		l.notices = append(l.notices, n)
+	}
+	slices.Sort(l.notices)
+	return l
+}
+
+// pkgName names a package by its path, the same for all its test
+// variants, or by its ID when go list could not resolve a path.
+func pkgName(p *packages.Package) string {
+	if p.PkgPath != "" {
+		return p.PkgPath
+	}
+	return p.ID
+}
+
+// describe makes one line of a failed package's errors: the first, without
+// go list's advice on following lines, after its position if it has one
+// and withPos is set or it is a parse error. (The position of a list error
+// of a dependency is its import, in another package.)
+func describe(errs []packages.Error, withPos bool) string {
+	e := errs[0]
+	msg, _, _ := strings.Cut(e.Msg, "\n")
+	msg = strings.TrimSuffix(strings.TrimSuffix(msg, ":"), "; to add it")
+	if (withPos || e.Kind == packages.ParseError) && e.Pos != "" && e.Pos != "-" {
+		msg = relPos(e.Pos) + ": " + msg
+	}
+	return msg + andMore(len(errs))
+}
+
+// relPos makes the file of a file:line:col position relative to the
+// working directory, as in the findings.
+func relPos(pos string) string {
+	file, lineCol := pos, ""
+	for range 2 {
+		i := strings.LastIndexByte(file, ':')
+		if i < 0 {
+			return pos
+		}
+		file, lineCol = file[:i], file[i:]+lineCol
+	}
+	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(file) {
+		if r, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(r, "..") {
+			return r + lineCol
+		}
+	}
+	return pos
 }
 
 func andMore(n int) string {
