@@ -130,9 +130,6 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 		recv := false
 		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && !publish && !named {
 			recv = m.dlqReceiverNamed(call)
-			if !recv {
-				return false
-			}
 		}
 		dest := false
 		if !publish && !named && !recv {

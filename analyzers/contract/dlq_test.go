@@ -11,5 +11,5 @@ import (
 // TestDLQAndTermFacts checks which functions get "writes DLQ" and "may Term
 // param N" facts, within a package and across an import.
 func TestDLQAndTermFacts(t *testing.T) {
-	analysistest.Run(t, testdata, contract.Analyzer, "contract/dlq/sink", "contract/dlq/app")
+	analysistest.Run(t, testdata, contract.Analyzer, "contract/dlq/sink", "contract/dlq/app", "contract/dlq/kinds")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/ackretryable"
 	"github.com/retrylint/retrylint/analyzers/barenak"
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/dlqunchecked"
 	"github.com/retrylint/retrylint/analyzers/retryflatten"
 	"github.com/retrylint/retrylint/analyzers/termbeforedlq"
 )
@@ -32,6 +33,7 @@ func Default() []*analysis.Analyzer {
 		termbeforedlq.Analyzer,
 		barenak.Analyzer,
 		ackretryable.Analyzer,
+		dlqunchecked.Analyzer,
 	}
 }
 
@@ -49,4 +51,5 @@ var constructors = []func(model *analysis.Analyzer) *analysis.Analyzer{
 	termbeforedlq.New,
 	barenak.New,
 	ackretryable.New,
+	dlqunchecked.New,
 }

@@ -1,0 +1,71 @@
+// Package kinds holds dead-letter helpers of three kinds (contract version
+// 2): a checked writer whose error is the write's, a swallowing writer that
+// always writes and only logs a failure, and a business function that
+// writes a dead letter on a rare path but returns its own error.
+package kinds
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+type Sink struct {
+	JS      jetstream.JetStream
+	Subject string
+}
+
+// Park copies the message to the dead-letter stream and returns the
+// publish error: a checked writer.
+func (s *Sink) Park(ctx context.Context, msg jetstream.Msg, reason string) error { // want Park:"writes DLQ"
+	if _, err := s.JS.Publish(ctx, "billing.DLQ", msg.Data()); err != nil {
+		return fmt.Errorf("park %s: %w", reason, err)
+	}
+	return nil
+}
+
+// Bury always parks and only logs a failure: a swallowing writer.
+func (s *Sink) Bury(ctx context.Context, msg jetstream.Msg) { // want Bury:"writes DLQ \\(always, and drops its error\\)"
+	if err := s.Park(ctx, msg, "buried"); err != nil {
+		slog.Error("bury failed", "err", err)
+	}
+}
+
+// Reconcile does business work; on a rare path it dead-letters a record
+// and carries on. Its error is about the reconciliation: a writer for
+// ordering only.
+func (s *Sink) Reconcile(ctx context.Context, msg jetstream.Msg) error { // want Reconcile:"writes DLQ \\(its error is not the write's\\)"
+	if len(msg.Data()) > 1<<20 {
+		_ = s.Park(ctx, msg, "oversized")
+	}
+	return validate(msg.Data())
+}
+
+func validate(data []byte) error {
+	if len(data) == 0 {
+		return fmt.Errorf("empty record")
+	}
+	return nil
+}
+
+// Forward sends to a dead-letter destination passed by its caller's field
+// name: a direct write by its destination argument (contract version 2),
+// whose error is the write's.
+func (s *Sink) Forward(ctx context.Context, msg jetstream.Msg, deadLetterSubject string) error { // want Forward:"writes DLQ"
+	return s.publishTo(ctx, deadLetterSubject, msg.Data())
+}
+
+func (s *Sink) publishTo(ctx context.Context, subject string, body []byte) error {
+	_, err := s.JS.Publish(ctx, subject, body)
+	return err
+}
+
+// WithDeadLetterSink configures; it returns no error and writes nothing.
+func WithDeadLetterSink(url string) func(*Sink) { return func(s *Sink) { s.Subject = url } }
+
+// NewDLQPublisher builds; its destination argument does not make a write.
+func NewDLQPublisher(js jetstream.JetStream, deadLetterSubject string) (*Sink, error) {
+	return &Sink{JS: js, Subject: deadLetterSubject}, nil
+}
