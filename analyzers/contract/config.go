@@ -19,6 +19,7 @@ const (
 	FlagDLQFuncs           = "dlq-funcs"
 	FlagTransientPredicate = "transient-predicate-pattern"
 	FlagProfiles           = "profiles"
+	FlagDecodePattern      = "decode-pattern"
 )
 
 // Defaults of the contract's configurable names, as CONTRACT.md states them.
@@ -27,6 +28,7 @@ const (
 	DefaultDLQPattern         = `(?i)(dlq|dead_?letter)`
 	DefaultDLQSubjectPattern  = `(?i)(dlq|dead[._-]?letter)`
 	DefaultTransientPredicate = `(?i)^(is)?(retryable|retriable|transient|temporary)`
+	DefaultDecodePattern      = `(?i)(unmarshal|decode)`
 )
 
 // Config is the typed configuration of the contract model. It is built once
@@ -48,6 +50,9 @@ type Config struct {
 	// TransientPredicate matches names of bool predicates over an error that
 	// answer "does this error carry retry intent".
 	TransientPredicate *regexp.Regexp
+	// Decode matches names of functions and methods that decode a payload
+	// (json.Unmarshal, Decoder.Decode, proto.Unmarshal, decodeOrder).
+	Decode *regexp.Regexp
 	// Profiles describe the message libraries: the built-in ones (NATS,
 	// JetStream), then those loaded from files, consulted in order.
 	Profiles []*profile.Profile
@@ -60,6 +65,7 @@ func DefaultConfig() *Config {
 		DLQName:            regexp.MustCompile(DefaultDLQPattern),
 		DLQSubject:         regexp.MustCompile(DefaultDLQSubjectPattern),
 		TransientPredicate: regexp.MustCompile(DefaultTransientPredicate),
+		Decode:             regexp.MustCompile(DefaultDecodePattern),
 		Profiles:           profile.Builtin(),
 	}
 }
@@ -78,6 +84,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		"comma-separated functions that write a DLQ: import/path.Func or import/path.Type.Method")
 	fs.Var(regexpValue{&c.TransientPredicate}, FlagTransientPredicate,
 		"regexp over names of bool predicates that report retry intent (default "+DefaultTransientPredicate+")")
+	fs.Var(regexpValue{&c.Decode}, FlagDecodePattern,
+		"regexp over names of functions and methods that decode a message's payload (default "+DefaultDecodePattern+")")
 	fs.Var(profileFiles{&c.Profiles}, FlagProfiles,
 		"comma-separated JSON files describing more message libraries (package profile), after the built-in NATS and JetStream")
 }

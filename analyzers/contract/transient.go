@@ -214,6 +214,9 @@ func (m *Model) solvePaths() {
 			if body == nil {
 				return true
 			}
+			if !m.writesDLQ && m.isDLQWrite(call) {
+				m.writesDLQ = true
+			}
 			ack, isAck := m.AsAckCall(call)
 			if isAck {
 				bc := byBody[body]

@@ -52,6 +52,9 @@ type Profile struct {
 	// RetryNow or Terminate method is a message of this library too (the
 	// interfaces handlers are written against, for testability).
 	Structural bool `json:"structural"`
+	// Payload names the methods or fields of a message that give its
+	// payload (Data): what a decode of the payload takes.
+	Payload []string `json:"payload,omitempty"`
 	// Packages are the library's import paths: their calls other than
 	// publishes never write a dead-letter queue.
 	Packages []string `json:"packages"`
@@ -163,6 +166,7 @@ var NATS = &Profile{
 	Name:          "nats",
 	Messages:      []TypeName{{"github.com/nats-io/nats.go", "Msg"}},
 	AckMethods:    natsAckMethods,
+	Payload:       []string{"Data"},
 	Structural:    true,
 	Packages:      []string{"github.com/nats-io/nats.go"},
 	Publish:       natsPublish,
@@ -175,6 +179,7 @@ var JetStream = &Profile{
 	Name:       "jetstream",
 	Messages:   []TypeName{{"github.com/nats-io/nats.go/jetstream", "Msg"}},
 	AckMethods: natsAckMethods,
+	Payload:    []string{"Data"},
 	Packages:   []string{"github.com/nats-io/nats.go/jetstream"},
 	Publish:    natsPublish,
 	PublishMsg: &TypeName{"github.com/nats-io/nats.go", "Msg"},

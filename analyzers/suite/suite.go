@@ -10,6 +10,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/barenak"
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/dlqunchecked"
+	"github.com/retrylint/retrylint/analyzers/poisonack"
 	"github.com/retrylint/retrylint/analyzers/retryflatten"
 	"github.com/retrylint/retrylint/analyzers/termbeforedlq"
 )
@@ -34,6 +35,7 @@ func Default() []*analysis.Analyzer {
 		barenak.Analyzer,
 		ackretryable.Analyzer,
 		dlqunchecked.Analyzer,
+		poisonack.Analyzer,
 	}
 }
 
@@ -52,4 +54,5 @@ var constructors = []func(model *analysis.Analyzer) *analysis.Analyzer{
 	barenak.New,
 	ackretryable.New,
 	dlqunchecked.New,
+	poisonack.New,
 }

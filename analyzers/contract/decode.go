@@ -1,0 +1,138 @@
+package contract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// Decoding the payload (CONTRACT.md version 2): a call that returns an
+// error and takes a message's payload, or a value derived from it, and
+// whose name matches Config.Decode (json.Unmarshal, Decoder.Decode,
+// proto.Unmarshal, a decodeOrder of the service's own). Its error branch
+// is the decode-failure path.
+
+// Decode describes a call that decodes a message's payload.
+type Decode struct {
+	Call *ast.CallExpr
+	// Name is the callee as written: json.Unmarshal, dec.Decode.
+	Name string
+	// ErrIndex is the index of the error result among the call's results.
+	ErrIndex int
+	// Msgs are the messages whose payload it decodes.
+	Msgs []*types.Var
+}
+
+// readerFuncs wrap a payload without changing what it is.
+var readerFuncs = [][2]string{
+	{"bytes", "NewReader"}, {"bytes", "NewBuffer"}, {"bytes", "NewBufferString"}, {"strings", "NewReader"},
+	{"bufio", "NewReader"}, {"io", "NopCloser"}, {"io", "LimitReader"},
+	{"encoding/json", "NewDecoder"}, {"encoding/xml", "NewDecoder"}, {"encoding/gob", "NewDecoder"},
+}
+
+// AsDecode recognizes a decode of a message's payload.
+func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) {
+	if m.info == nil || !m.maySettle {
+		return Decode{}, false
+	}
+	name := CalleeName(call)
+	if name == "" || !m.cfg.Decode.MatchString(name) {
+		return Decode{}, false
+	}
+	_, errIndex := m.callResults(call)
+	if errIndex < 0 {
+		return Decode{}, false
+	}
+	var msgs []*types.Var
+	for _, a := range call.Args {
+		msgs = m.payloadMsgs(a, msgs, 0)
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.info.Selections[sel] != nil {
+		msgs = m.payloadMsgs(sel.X, msgs, 0) // dec.Decode(&v), dec built over the payload
+	}
+	if len(msgs) == 0 {
+		return Decode{}, false
+	}
+	return Decode{Call: call, Name: calleeName(call.Fun), ErrIndex: errIndex, Msgs: msgs}, true
+}
+
+// payloadMsgs adds to out the messages whose payload e is, or derives
+// from by slicing, conversion or wrapping in a reader or decoder; the
+// decoded value, headers and subjects are not the payload.
+func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Var {
+	if e == nil || depth > maxDepth {
+		return out
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr: // msg.Data, a field of *nats.Msg
+		if s := m.info.Selections[e]; s != nil && s.Kind() == types.FieldVal && m.isPayload(e) {
+			return addVars(out, m.messageDeps(e.X))
+		}
+	case *ast.CallExpr:
+		if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && len(e.Args) == 0 && m.isPayload(sel) {
+			return addVars(out, m.messageDeps(sel.X)) // msg.Data()
+		}
+		if tv, ok := m.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			return m.payloadMsgs(e.Args[0], out, depth+1) // string(data)
+		}
+		fn := StaticCallee(m.info, e)
+		if slices.ContainsFunc(readerFuncs, func(f [2]string) bool { return IsPkgFunc(fn, f[0], f[1]) }) && len(e.Args) > 0 {
+			return m.payloadMsgs(e.Args[0], out, depth+1)
+		}
+	case *ast.SliceExpr:
+		return m.payloadMsgs(e.X, out, depth+1)
+	case *ast.Ident:
+		v, ok := m.info.Uses[e].(*types.Var)
+		if !ok || v.Parent() == m.pkg.Scope() {
+			return out
+		}
+		for _, a := range m.defs().reaching(v, e.Pos()) {
+			if a.index < 0 {
+				out = m.payloadMsgs(a.rhs, out, depth+1)
+			}
+		}
+	}
+	return out
+}
+
+// isPayload reports whether sel selects a message's payload (its method
+// or field named in the message's profile).
+func (m *Model) isPayload(sel *ast.SelectorExpr) bool {
+	p := m.messageProfile(m.info.TypeOf(sel.X))
+	return p != nil && slices.Contains(p.Payload, sel.Sel.Name)
+}
+
+func addVars(out, vs []*types.Var) []*types.Var {
+	for _, v := range vs {
+		out = addVar(out, v)
+	}
+	return out
+}
+
+// WritesDLQ reports whether the package makes a DLQ write anywhere: a
+// direct write or a call to a DLQ writer.
+func (m *Model) WritesDLQ() bool { return m.writesDLQ }
+
+// DecodeAssignedTo returns the decode whose error v holds at pos: the
+// definition of v that reaches pos, one only, assigns it a payload
+// decode's error result.
+func (m *Model) DecodeAssignedTo(v *types.Var, pos token.Pos) (Decode, bool) {
+	defs := m.defs().reaching(v, pos)
+	if len(defs) != 1 || defs[0].rhs == nil {
+		return Decode{}, false
+	}
+	call, ok := ast.Unparen(defs[0].rhs).(*ast.CallExpr)
+	if !ok {
+		return Decode{}, false
+	}
+	dec, ok := m.AsDecode(call)
+	if !ok {
+		return Decode{}, false
+	}
+	index := defs[0].index
+	if index < 0 {
+		index = 0
+	}
+	return dec, index == dec.ErrIndex
+}

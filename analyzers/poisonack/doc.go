@@ -1,0 +1,61 @@
+// Package poisonack defines an Analyzer that reports an undecodable
+// payload acknowledged, redelivered at once, or dropped without evidence.
+//
+// # Analyzer poisonack
+//
+// poisonack: undecodable payload acknowledged, redelivered at once, or dropped
+//
+// A payload that cannot be decoded will not decode on the next delivery
+// either, unless the decoder is fixed; the contract keeps it: NakWithDelay
+// (5s) until delivery 3, then a checked DLQ write and Term. poisonack
+// reports, on a decode-failure path (the error branch of a call that
+// decodes a message's payload, before it rejoins the normal flow):
+//
+//   - an Ack (Ack, AckSync, DoubleAck), when that path writes no DLQ: the
+//     payload disappears as if it had been handled;
+//   - a bare Nak: the same bytes come back at once, up to the delivery
+//     cap, a tight loop that only ends by dropping them;
+//   - a Term (or a call of a helper that may Term the message) when that
+//     path writes no DLQ, and the package writes a DLQ anywhere: the
+//     service keeps evidence, but not for this message.
+//
+// A decode is a call that returns an error, whose name matches the decode
+// pattern (-retrycontract.decode-pattern, default (?i)(unmarshal|decode):
+// json.Unmarshal, Decoder.Decode, proto.Unmarshal, protojson.Unmarshal,
+// xml.Unmarshal, a decodeOrder of the service's own), and that takes the
+// message's payload (msg.Data(), msg.Data, a variable holding it, a slice
+// or conversion of it, a reader or decoder over it: bytes.NewReader,
+// strings.NewReader, bufio.NewReader, json.NewDecoder). The settled
+// message must be the decoded one (or either is unknown). The path is the
+// body of the if statement that tests the decode's error (err != nil, or
+// the else of err == nil), the error held in the if's init or in a
+// variable the decode assigned.
+//
+// Not reported: NakWithDelay (any delay); an Ack or Term on a path that
+// also writes the DLQ, before or after it (when the order or the check is
+// wrong, dlqunchecked or termbeforedlq reports it: one defect, one
+// report); a call of a helper that writes the
+// DLQ and Terms; returning without settling (the ack wait redelivers);
+// decoding anything but the payload (a header, a config file, an HTTP
+// body); a Term on decode failure in a package that writes no DLQ at all
+// (it has chosen to drop poison). Payload parameters of handlers
+// (func(ctx, data []byte) error registered with a bus) are not followed
+// yet.
+//
+// Fix:
+//
+//	if err := json.Unmarshal(msg.Data(), &order); err != nil {
+//		if meta, _ := msg.Metadata(); meta != nil && meta.NumDelivered < 3 {
+//			return msg.NakWithDelay(5 * time.Second)
+//		}
+//		if err := s.dlq.Write(ctx, msg, err); err != nil {
+//			return msg.NakWithDelay(5 * time.Second)
+//		}
+//		return msg.Term()
+//	}
+package poisonack
+
+import _ "embed"
+
+//go:embed doc.go
+var docSource string

@@ -1,0 +1,200 @@
+package poisonack
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/profile"
+)
+
+// Name is the analyzer's name.
+const Name = "poisonack"
+
+// Analyzer is poisonack on the default contract model.
+var Analyzer = New(contract.Analyzer)
+
+// New returns poisonack built on model, a contract analyzer.
+func New(model *analysis.Analyzer) *analysis.Analyzer {
+	return contract.NewCheck(model, contract.CheckSpec{
+		Name:      Name,
+		DocSource: docSource,
+		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
+			c := &checker{pass: pass, m: m, at: at}
+			c.run()
+		},
+	})
+}
+
+type checker struct {
+	pass *analysis.Pass
+	m    *contract.Model
+	at   *token.Pos
+}
+
+// run looks at the bodies that settle a message: only there can a
+// decode-failure path settle one.
+func (c *checker) run() {
+	seen := make(map[*ast.BlockStmt]bool)
+	var bodies []*ast.BlockStmt
+	for _, b := range c.m.AckCallsByBody(func(contract.AckCall) bool { return true }) {
+		seen[b.Body] = true
+		bodies = append(bodies, b.Body)
+	}
+	for _, b := range c.m.TermBodies() {
+		if !seen[b] {
+			bodies = append(bodies, b)
+		}
+	}
+	for _, body := range bodies {
+		*c.at = body.Pos()
+		c.checkBody(body)
+	}
+}
+
+// checkBody finds the decode-failure branches of body (if statements that
+// test a decode's error) and judges the settlements in them.
+func (c *checker) checkBody(body *ast.BlockStmt) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if dec, branch, ok := c.decodeFailure(n); ok {
+				c.judge(dec, branch)
+			}
+		}
+		return true
+	})
+}
+
+// decodeFailure recognizes an if statement that tests a payload decode's
+// error and returns the decode and the branch taken on failure.
+func (c *checker) decodeFailure(s *ast.IfStmt) (contract.Decode, *ast.BlockStmt, bool) {
+	bin, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
+		return contract.Decode{}, nil, false
+	}
+	x := bin.X
+	if isNil(c.pass.TypesInfo, x) {
+		x = bin.Y
+	} else if !isNil(c.pass.TypesInfo, bin.Y) {
+		return contract.Decode{}, nil, false
+	}
+	dec, ok := c.decodeOf(x, s)
+	if !ok {
+		return contract.Decode{}, nil, false
+	}
+	if bin.Op == token.NEQ {
+		return dec, s.Body, true
+	}
+	if els, ok := s.Else.(*ast.BlockStmt); ok {
+		return dec, els, true
+	}
+	return contract.Decode{}, nil, false
+}
+
+// decodeOf returns the decode whose error e holds: the decode call
+// itself, or a variable the if's init or an earlier statement assigned
+// from one.
+func (c *checker) decodeOf(e ast.Expr, s *ast.IfStmt) (contract.Decode, bool) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		dec, ok := c.m.AsDecode(e)
+		return dec, ok && dec.ErrIndex == 0
+	case *ast.Ident:
+		v, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
+		if !ok {
+			return contract.Decode{}, false
+		}
+		return c.m.DecodeAssignedTo(v, s.Cond.Pos())
+	}
+	return contract.Decode{}, false
+}
+
+func isNil(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+// judge reports the settlements of a decode-failure branch that lose or
+// loop the payload. A branch that also writes the DLQ, before or after the
+// settlement, is left to the ordering checks: an unchecked write before an
+// Ack is dlqunchecked's, a Term before the write termbeforedlq's (one
+// defect, one report).
+func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt) {
+	wrote := false
+	inspectCalls(branch, func(call *ast.CallExpr) {
+		wrote = wrote || c.m.IsDLQWrite(call)
+	})
+	inspectCalls(branch, func(call *ast.CallExpr) {
+		*c.at = call.Pos()
+		c.judgeCall(dec, call, wrote)
+	})
+}
+
+// inspectCalls calls f for each call in n, in source order, outside
+// function literals.
+func inspectCalls(n ast.Node, f func(*ast.CallExpr)) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			f(n)
+		}
+		return true
+	})
+}
+
+func (c *checker) judgeCall(dec contract.Decode, call *ast.CallExpr, wrote bool) {
+	if ack, ok := c.m.AsAckCall(call); ok {
+		if !sameMessage(dec.Msgs, c.m.MessageDeps(ack.Recv)) {
+			return
+		}
+		switch ack.Settlement {
+		case profile.Done:
+			if !wrote {
+				c.report(dec, call, fmt.Sprintf("%s on the decode failure of %s drops the undecodable payload as if it were handled: "+
+					"dead-letter it (and check the write) before acking, or %s and dead-letter it at the delivery cap",
+					ack.Method, dec.Name, c.m.DelayedRetry(ack.Recv)))
+			}
+			return
+		case profile.RetryNow:
+			c.report(dec, call, fmt.Sprintf("bare %s on the decode failure of %s redelivers the same payload at once, up to the delivery cap: "+
+				"%s (5s) and dead-letter it at the cap", ack.Method, dec.Name, c.m.DelayedRetry(ack.Recv)))
+			return
+		}
+	}
+	t, ok := c.m.AsTerm(call)
+	if !ok || wrote || t.Writes || !c.m.WritesDLQ() || !sameMessage(dec.Msgs, t.Msgs) {
+		return
+	}
+	subject := t.Name
+	if t.Helper {
+		subject = "call to " + t.Name + " may Term the message"
+		if t.Name == "" {
+			subject = "call to a function literal that may Term the message"
+		}
+	}
+	c.report(dec, call, fmt.Sprintf("%s on the decode failure of %s drops the payload without evidence, though this package dead-letters elsewhere: "+
+		"write it to the DLQ and check the write before terminating", subject, dec.Name))
+}
+
+func (c *checker) report(dec contract.Decode, call *ast.CallExpr, msg string) {
+	c.m.Report(c.pass, analysis.Diagnostic{
+		Pos: call.Pos(), End: call.End(), Message: msg,
+		Related: []analysis.RelatedInformation{{Pos: dec.Call.Pos(), End: dec.Call.End(), Message: "the decode"}},
+	})
+}
+
+// sameMessage reports whether the decoded and the settled message can be
+// the same: they share a message variable, or either is unknown.
+func sameMessage(decoded, settled []*types.Var) bool {
+	return len(decoded) == 0 || len(settled) == 0 || slices.ContainsFunc(settled, func(v *types.Var) bool { return slices.Contains(decoded, v) })
+}

@@ -1,0 +1,25 @@
+package poisonack_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retrylint/retrylint/analyzers/internal/checktest"
+	"github.com/retrylint/retrylint/analyzers/poisonack"
+)
+
+// TestStandardPackages runs the check over its standard test packages:
+// positives, look-alikes, generics, broken code, generated files and
+// suppression.
+func TestStandardPackages(t *testing.T) {
+	checktest.RunStandard(t, poisonack.Analyzer)
+}
+
+// TestAcrossPackages runs the check on a worker that decodes with another
+// package's decode function and dead-letters with its writer, and on a
+// package that writes no DLQ at all (a Term on decode failure stays quiet
+// there).
+func TestAcrossPackages(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), poisonack.Analyzer, "poisonack/crosspkg/worker", "poisonack/nodlq")
+}
