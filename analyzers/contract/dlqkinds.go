@@ -21,7 +21,11 @@ import (
 // outcome, and whether the call always writes and drops that error.
 func (m *Model) writeOutcome(call *ast.CallExpr, hasError bool) (checked, swallows bool) {
 	fn := StaticCallee(m.info, call)
-	if fn == nil || !m.isDLQWriter(fn) || m.directWrite(call, fn) {
+	writer := fn != nil && m.isDLQWriter(fn)
+	if writer && m.writerKind(fn) == SwallowingWriter {
+		return false, true // whatever its name says, it drops the write's error
+	}
+	if !writer || m.directWrite(call, fn) {
 		return hasError, false
 	}
 	switch m.writerKind(fn) {
