@@ -82,3 +82,11 @@ func TestProfile(t *testing.T) {
 	}
 	analysistest.Run(t, testdata, termbeforedlq.New(contract.New(cfg)), "termbeforedlq/profile")
 }
+
+// TestContractV2Writes runs the check over the version 2 DLQ-write shapes:
+// dead-letter destinations passed as arguments (a Knative-like
+// dispatcher), writer kinds across packages (checked, ordering only,
+// swallowing), and the processGuarded false positive of version 1.
+func TestContractV2Writes(t *testing.T) {
+	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/v2/dispatcher")
+}
