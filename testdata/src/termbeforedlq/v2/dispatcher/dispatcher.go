@@ -177,30 +177,51 @@ func (h *Handler) _(ctx context.Context, d *Dispatcher, msg jetstream.Msg) error
 	return msg.Term()
 }
 
-// Not reported: formatting and logging a dead-letter destination.
-func (h *Handler) _(ctx context.Context, msg jetstream.Msg, dlqSubject string) error {
+// Not reported: logging a dead-letter destination.
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg) error {
 	msg.Term()
 	slog.Info("dead letter", "sink", *h.deadLetterSink)
+	return nil
+}
+
+// Not reported: a helper that only logs the destination.
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg) error {
+	msg.Term()
 	sinks.Observe(h.deadLetterSubject)
+	return nil
+}
+
+// Not reported: an error that names the dead-letter subject.
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg, dlqSubject string) error {
+	msg.Term()
 	return fmt.Errorf("gave up; see %s", dlqSubject)
 }
 
-// Not reported: building, parsing and joining do not send.
+// Not reported: building and parsing do not send.
 func NewDeadLetterSender(dest string) (*Dispatcher, error)         { return nil, nil }
 func ParseSinkURL(dest string) (string, error)                     { return dest, nil }
 func buildEnvelope(subject string, body []byte) (*nats.Msg, error) { return nil, nil }
 
 func (h *Handler) _(ctx context.Context, msg jetstream.Msg) error {
 	msg.Term()
-	if _, err := NewDeadLetterSender(*h.deadLetterSink); err != nil {
-		return err
-	}
-	if _, err := ParseSinkURL(*h.deadLetterSink); err != nil {
-		return err
-	}
-	if _, err := url.Parse(*h.deadLetterSink); err != nil {
-		return err
-	}
+	_, err := NewDeadLetterSender(*h.deadLetterSink)
+	return err
+}
+
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg) error {
+	msg.Term()
+	_, err := ParseSinkURL(*h.deadLetterSink)
+	return err
+}
+
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg) error {
+	msg.Term()
+	_, err := url.Parse(*h.deadLetterSink)
+	return err
+}
+
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg) error {
+	msg.Term()
 	_ = strings.Join([]string{h.deadLetterSubject, "v1"}, ".")
 	_, err := buildEnvelope(h.deadLetterSubject, msg.Data())
 	return err
@@ -265,4 +286,97 @@ func WithDeadLetterSink(url string) Option { return func(h *Handler) { h.deadLet
 func _(msg jetstream.Msg) error {
 	_ = WithDeadLetterSink("nats://dlq")
 	return msg.Term()
+}
+
+// Delivery is a handler-side message interface.
+type Delivery interface {
+	Data() []byte
+	Ack() error
+	Term() error
+}
+
+// A user message interface, Termed before the dead letter is dispatched.
+func (h *Handler) _(ctx context.Context, d Delivery) error {
+	_ = d.Term() // want `Term before the DLQ write h.dispatch`
+	return h.dispatch(ctx, Event{Body: d.Data()}, h.deadLetterSubject)
+}
+
+// Generic code: a worker over any event type sends to the dead-letter
+// destination after the Term.
+type Worker[T any] struct {
+	h      *Handler
+	decode func([]byte) (T, error)
+}
+
+func (w *Worker[T]) _(ctx context.Context, msg jetstream.Msg) error {
+	if _, err := w.decode(msg.Data()); err != nil {
+		msg.Term() // want `Term before the DLQ write w.h.client.Post`
+		return w.h.client.Post(ctx, *w.h.deadLetterSink, msg.Data())
+	}
+	return msg.Ack()
+}
+
+// A Consume callback whose checked destination write's failure falls
+// through to the Term.
+func (h *Handler) consume(c jetstream.Consumer) (jetstream.ConsumeContext, error) {
+	return c.Consume(func(msg jetstream.Msg) {
+		if err := h.dispatch(context.Background(), Event{Body: msg.Data()}, h.deadLetterSubject); err != nil {
+			log.Print(err)
+		}
+		msg.Term() // want `Term on the failure path of the DLQ write h.dispatch`
+	})
+}
+
+// Not reported: the same callback checking the write and retrying later.
+func (h *Handler) consumeRight(c jetstream.Consumer) (jetstream.ConsumeContext, error) {
+	return c.Consume(func(msg jetstream.Msg) {
+		if err := h.dispatch(context.Background(), Event{Body: msg.Data()}, h.deadLetterSubject); err != nil {
+			msg.NakWithDelay(5 * time.Second)
+			return
+		}
+		msg.Term()
+	})
+}
+
+// Not reported: a generic worker that checks the destination write.
+func (w *Worker[T]) _(ctx context.Context, msg jetstream.Msg) error {
+	if _, err := w.decode(msg.Data()); err != nil {
+		if err := w.h.client.Post(ctx, *w.h.deadLetterSink, msg.Data()); err != nil {
+			return msg.NakWithDelay(5 * time.Second)
+		}
+		return msg.Term()
+	}
+	return msg.Ack()
+}
+
+// Not reported: a user message interface, written and checked first.
+func (h *Handler) _(ctx context.Context, d Delivery) error {
+	if err := h.dispatch(ctx, Event{Body: d.Data()}, h.deadLetterSubject); err != nil {
+		return err
+	}
+	return d.Term()
+}
+
+// Not reported: a sender that returns no error is not a write by its
+// destination argument.
+func (h *Handler) enqueueLater(subject string, body []byte) {}
+
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg) error {
+	_ = msg.Term()
+	h.enqueueLater(h.deadLetterSubject, msg.Data())
+	return nil
+}
+
+// Not reported: validating the sink's address is not sending to it.
+func validateSendTarget(dest string) error { return nil }
+
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg) error {
+	_ = msg.Term()
+	return validateSendTarget(*h.deadLetterSink)
+}
+
+// Not reported: a destination that is not named like a dead letter.
+func (h *Handler) _(ctx context.Context, msg jetstream.Msg, sink string) error {
+	_ = msg.Term()
+	return h.client.Post(ctx, sink, msg.Data())
 }
