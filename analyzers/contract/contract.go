@@ -74,7 +74,6 @@ type Model struct {
 
 	// What can be found in the package at all (vocabulary.go): the model
 	// skips the inferences that cannot find anything.
-	writesDLQ                                     bool             // the package makes a DLQ write somewhere
 	ackBodies                                     []*ast.BlockStmt // bodies that hold an Ack, each with its CFG built
 	termBodies                                    []*ast.BlockStmt // bodies that hold a Term, each with its CFG built
 	vocab                                         *vocabulary

@@ -80,6 +80,9 @@ func TestBadOptions(t *testing.T) {
 		{contract.FlagDLQFuncs, "deadLetter", "malformed function name"},
 		{contract.FlagDLQFuncs, "example.com/bus.Sink.Write.Extra", "malformed function name"},
 		{contract.FlagDLQFuncs, "example.com/bus.9lives", "malformed function name"},
+		{contract.FlagDecodePattern, "(unmarshal", "invalid regexp"},
+		{contract.FlagDecodePattern, "", "empty regexp"},
+		{contract.FlagProfiles, "/no/such/profile.json", "no such file"},
 	} {
 		cfg := contract.DefaultConfig()
 		fs := flag.NewFlagSet("test", flag.ContinueOnError)

@@ -111,8 +111,26 @@ func addVars(out, vs []*types.Var) []*types.Var {
 }
 
 // WritesDLQ reports whether the package makes a DLQ write anywhere: a
-// direct write or a call to a DLQ writer.
-func (m *Model) WritesDLQ() bool { return m.writesDLQ }
+// direct write or a call to a DLQ writer. It looks at every call of the
+// package: callers that need it often keep the answer.
+func (m *Model) WritesDLQ() bool {
+	if !m.mayWriteDLQ {
+		return false
+	}
+	for _, f := range m.files {
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && !found && m.isDLQWrite(call) {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
 
 // DecodeAssignedTo returns the decode whose error v holds at pos: the
 // definition of v that reaches pos, one only, assigns it a payload

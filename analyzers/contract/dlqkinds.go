@@ -95,12 +95,12 @@ func (m *Model) sendsToDLQArg(call *ast.CallExpr, fn *types.Func) bool {
 			name = f.Sel.Name
 		}
 	}
-	words := mixedCapsWords(name)
-	if len(words) == 0 || slices.Contains(excludedFirstWords, words[0]) ||
-		!slices.ContainsFunc(words, func(w string) bool { return slices.Contains(sendVerbs, w) }) {
-		return false
+	if !slices.ContainsFunc(call.Args, m.isDLQDestination) {
+		return false // the common case, decided by map lookups
 	}
-	return slices.ContainsFunc(call.Args, m.isDLQDestination)
+	words := mixedCapsWords(name)
+	return len(words) > 0 && !slices.Contains(excludedFirstWords, words[0]) &&
+		slices.ContainsFunc(words, func(w string) bool { return slices.Contains(sendVerbs, w) })
 }
 
 // isDLQDestination reports whether e is a variable, field, or dereference

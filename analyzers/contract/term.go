@@ -57,11 +57,17 @@ func (m *Model) asTerm(call *ast.CallExpr) (SettleCall, bool) {
 // depends on its error parameter, which the effects do not say yet.
 func (m *Model) AsAck(call *ast.CallExpr) (SettleCall, bool) {
 	for _, s := range m.settlements(call) {
-		if s.settlement == profile.Done && (!s.helper || s.name == "" || m.funcLitOf(call.Fun) != nil) {
+		if s.settlement == profile.Done && isCertainAck(call, s, m) {
 			return m.settleCall(call, s), true
 		}
 	}
 	return SettleCall{}, false
+}
+
+// isCertainAck reports whether a Done settlement of call certainly
+// happens: the ack call itself, or a function literal it calls.
+func isCertainAck(call *ast.CallExpr, s settlement, m *Model) bool {
+	return !s.helper || s.name == "" || m.funcLitOf(call.Fun) != nil
 }
 
 func (m *Model) settleCall(call *ast.CallExpr, s settlement) SettleCall {

@@ -5,9 +5,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"golang.org/x/tools/go/analysis"
 	"slices"
 	"sort"
+
+	"github.com/retrylint/retrylint/analyzers/profile"
+	"golang.org/x/tools/go/analysis"
 )
 
 // Transient paths (CONTRACT.md): code reached only when a retry
@@ -214,9 +216,6 @@ func (m *Model) solvePaths() {
 			if body == nil {
 				return true
 			}
-			if !m.writesDLQ && m.isDLQWrite(call) {
-				m.writesDLQ = true
-			}
 			ack, isAck := m.AsAckCall(call)
 			if isAck {
 				bc := byBody[body]
@@ -227,15 +226,17 @@ func (m *Model) solvePaths() {
 				}
 				bc.Calls = append(bc.Calls, ack)
 			}
-			if _, isTerm := m.asTerm(call); isTerm && !termSeen[body] {
-				termSeen[body] = true
-				m.graphs.Of(body)
-				m.termBodies = append(m.termBodies, body)
-			}
-			if _, isAck := m.AsAck(call); isAck && !ackSeen[body] {
-				ackSeen[body] = true
-				m.graphs.Of(body)
-				m.ackBodies = append(m.ackBodies, body)
+			for _, s := range m.settlements(call) {
+				switch {
+				case s.settlement == profile.Terminate && !termSeen[body]:
+					termSeen[body] = true
+					m.graphs.Of(body)
+					m.termBodies = append(m.termBodies, body)
+				case s.settlement == profile.Done && isCertainAck(call, s, m) && !ackSeen[body]:
+					ackSeen[body] = true
+					m.graphs.Of(body)
+					m.ackBodies = append(m.ackBodies, body)
+				}
 			}
 			if _, seen := m.paths[body]; !seen && (isAck || m.mayRetry && m.passesRetryable(call)) {
 				m.paths[body] = nil

@@ -35,6 +35,17 @@ type checker struct {
 	pass *analysis.Pass
 	m    *contract.Model
 	at   *token.Pos
+
+	writesDLQ *bool // whether the package writes a DLQ anywhere, once asked
+}
+
+// packageWritesDLQ asks the model once per package.
+func (c *checker) packageWritesDLQ() bool {
+	if c.writesDLQ == nil {
+		w := c.m.WritesDLQ()
+		c.writesDLQ = &w
+	}
+	return *c.writesDLQ
 }
 
 // run looks at the bodies that settle a message: only there can a
@@ -172,7 +183,7 @@ func (c *checker) judgeCall(dec contract.Decode, call *ast.CallExpr, wrote bool)
 		}
 	}
 	t, ok := c.m.AsTerm(call)
-	if !ok || wrote || t.Writes || !c.m.WritesDLQ() || !sameMessage(dec.Msgs, t.Msgs) {
+	if !ok || wrote || t.Writes || !sameMessage(dec.Msgs, t.Msgs) || !c.packageWritesDLQ() {
 		return
 	}
 	subject := t.Name

@@ -65,6 +65,17 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	if os.Getenv("HEAPPROFILE_FACTS") != "" {
+		counts := make(map[string]int)
+		for act := range graph.All() {
+			for _, f := range act.AllObjectFacts() {
+				if f.Object.Pkg() == act.Package.Types {
+					counts[fmt.Sprintf("%s %T", act.Analyzer.Name, f.Fact)]++
+				}
+			}
+		}
+		fmt.Println(counts)
+	}
 	runtime.GC()
 	f, err := os.Create(*out)
 	if err != nil {
