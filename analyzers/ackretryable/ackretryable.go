@@ -2,6 +2,7 @@ package ackretryable
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
@@ -35,6 +36,62 @@ type checker struct {
 
 func (c *checker) run() {
 	c.m.VisitAckCalls(contract.AckCall.IsAck, c.at, c.check)
+	c.checkHandlers()
+}
+
+// checkHandlers reports, in each handler of the package, a return of a nil
+// error in the error branch of a retryable producer's error: the caller
+// Acks the message, and the transient fault becomes a terminal ACK.
+func (c *checker) checkHandlers() {
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var body *ast.BlockStmt
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				body = n.Body
+			case *ast.FuncLit:
+				body = n.Body
+			}
+			h := c.m.HandlerOf(body)
+			if body == nil || h == nil {
+				return true
+			}
+			paths := c.m.ErrorPaths(body)
+			for _, ret := range c.m.NilReturns(body) {
+				*c.at = ret.Pos()
+				facts, ok := paths.AtReturn(ret)
+				if !ok || facts.ErrorBranch == nil {
+					continue
+				}
+				c.reportReturn(ret, h, facts.ErrorBranch)
+			}
+			return true
+		})
+	}
+}
+
+func (c *checker) reportReturn(ret *ast.ReturnStmt, h *contract.Handler, b *contract.ErrorBranch) {
+	what := "a retryable error"
+	if b.Err != nil {
+		what = "retryable error " + b.Err.Name()
+	}
+	if b.Producer != nil {
+		if callee := contract.CalleeName(b.Producer); callee != "" {
+			what += " from " + callee
+		}
+	}
+	d := analysis.Diagnostic{
+		Pos: ret.Pos(), End: ret.End(),
+		Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
+			what, h.Caller),
+	}
+	if h.Ack.IsValid() {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
+	}
+	if b.Producer != nil {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: b.Producer.Pos(), End: b.Producer.End(), Message: "retryable error produced here"})
+	}
+	c.m.Report(c.pass, d)
 }
 
 // check reports ack when every path to it is in the error branch of a

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/ackretryable"
+	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 )
 
@@ -37,4 +38,12 @@ func TestDoc(t *testing.T) {
 			t.Errorf("doc does not mention %s", want)
 		}
 	}
+}
+
+// TestHandlers runs the check over handlers registered with a bus that
+// Acks when they return nil, and over look-alikes passed to callers that
+// do not Ack.
+func TestHandlers(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/handlers/svc")
+	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus")
 }

@@ -23,6 +23,17 @@
 // no classification of that error in between. Wrapping the error with %w
 // keeps the branch; the producer may be declared in any package.
 //
+// In a handler (a function passed to a bus function that calls it and
+// Acks the message when it returns nil, known through the contract
+// model's HandlerFact), `return nil` is that Ack: it is reported at the
+// return, naming the bus function, with the bus's Ack as a related
+// location. Followed so far: the handler parameter called directly and its
+// error tested against nil; handler values passed directly (functions,
+// method values, function literals, instantiations) in the package that
+// declares them. Not yet: handlers stored in struct fields or route maps,
+// wrapped by middleware, registered from another package, and buses that
+// decide the settlement through a table (this project's runtime/bus).
+//
 // A classification is any inspection of the error that can separate retry
 // intent from the rest: errors.As, errors.Is, a type switch or assertion,
 // a comparison (err == ErrDuplicate, err.Error() == "..."), a RetryDelay-style

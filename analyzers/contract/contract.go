@@ -34,7 +34,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		FactTypes: []analysis.Fact{
 			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
 			new(EffectsFact), new(ClassifierFact), new(RetryableVarFact),
-			new(cfgs.NoReturnFact),
+			new(cfgs.NoReturnFact), new(HandlerFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -85,11 +85,13 @@ type Model struct {
 	msgTypes  map[types.Type]*profile.Profile // memo of messageProfile
 	frozen    bool                            // set when Run is done: the memo maps below are complete
 
-	dlq        dlqState
-	effects    map[*types.Func][]helperEffect // effects of the package's functions on their message parameters
-	litEffects map[*ast.FuncLit]*litEffects
-	calls      map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs   // memo: what function literals settle
-	transient  transientState
+	dlq           dlqState
+	effects       map[*types.Func][]helperEffect // effects of the package's functions on their message parameters
+	litEffects    map[*ast.FuncLit]*litEffects
+	handlerParams map[*types.Func]*handlerParams     // functions that Ack when a func-typed parameter returns nil
+	handlers      map[*ast.BlockStmt]*Handler        // bodies passed to such a parameter
+	calls         map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs   // memo: what function literals settle
+	transient     transientState
 }
 
 // Config returns the configuration the model was built with.
@@ -142,7 +144,9 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	if m.maySettle {
 		m.inferEffects(decls)
+		m.inferHandlerParams(decls)
 	}
+	m.findHandlers(decls)
 	if m.mayClassify {
 		m.inferClassifiers(decls)
 	}
@@ -176,6 +180,7 @@ func (m *Model) exportFacts(pass *analysis.Pass) {
 		pass.ExportObjectFact(fn, &WrapsFact{Params: params})
 	}
 	m.exportDLQFacts(pass)
+	m.exportHandlerFacts(pass)
 	m.exportEffectsFacts(pass)
 	m.exportClassifierFacts(pass)
 }

@@ -20,6 +20,7 @@ type importedFacts struct {
 	effects     map[*types.Func]*EffectsFact
 	classifiers map[*types.Func]ClassifierKind
 	noReturn    map[*types.Func]bool
+	handlers    map[*types.Func]*HandlerFact
 }
 
 // importFacts reads every fact of the packages pass depends on.
@@ -32,6 +33,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		effects:     make(map[*types.Func]*EffectsFact),
 		classifiers: make(map[*types.Func]ClassifierKind),
 		noReturn:    make(map[*types.Func]bool),
+		handlers:    make(map[*types.Func]*HandlerFact),
 	}
 	for _, of := range pass.AllObjectFacts() {
 		if of.Object.Pkg() == pass.Pkg {
@@ -55,6 +57,8 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			imp.classifiers[fn] = f.Kind
 		case *cfgs.NoReturnFact:
 			imp.noReturn[fn] = true
+		case *HandlerFact:
+			imp.handlers[fn] = f
 		}
 	}
 	return imp

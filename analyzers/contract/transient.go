@@ -50,7 +50,8 @@ func (m *Model) ClassifierKind(fn *types.Func) ClassifierKind {
 // holds at each call the body evaluates. It is computed whole and never
 // changes, so that checks running in parallel can share it.
 type ErrorPaths struct {
-	at map[*ast.CallExpr]*callPaths
+	at       map[*ast.CallExpr]*callPaths
+	atReturn map[*ast.ReturnStmt]*callPaths
 }
 
 // callPaths is what holds just before one call.
@@ -127,7 +128,7 @@ func (m *Model) analyzePaths(body *ast.BlockStmt) (ep *ErrorPaths, converged boo
 		solveHook(body)
 	}
 	p := m.newPathAnalysis(body)
-	ep = &ErrorPaths{at: make(map[*ast.CallExpr]*callPaths)}
+	ep = &ErrorPaths{at: make(map[*ast.CallExpr]*callPaths), atReturn: make(map[*ast.ReturnStmt]*callPaths)}
 	if !p.converged {
 		return ep, false
 	}
@@ -142,6 +143,9 @@ func (m *Model) analyzePaths(body *ast.BlockStmt) (ep *ErrorPaths, converged boo
 		}
 		st := in.clone()
 		for i, n := range b.Nodes {
+			if ret, ok := n.(*ast.ReturnStmt); ok {
+				ep.atReturn[ret] = &callPaths{facts: p.facts(st)}
+			}
 			if calls := byNode[nodeRef{int(b.Index), i}]; len(calls) > 0 {
 				cp := &callPaths{facts: p.facts(st)}
 				for v, f := range st.errs {
@@ -172,6 +176,19 @@ func (ep *ErrorPaths) At(call *ast.CallExpr) (facts PathFacts, ok bool) {
 		return PathFacts{}, false
 	}
 	cp, found := ep.at[call]
+	if !found {
+		return PathFacts{}, false
+	}
+	return cp.facts, true
+}
+
+// AtReturn returns what holds on every path that reaches a return
+// statement of the body, just before it runs.
+func (ep *ErrorPaths) AtReturn(ret *ast.ReturnStmt) (facts PathFacts, ok bool) {
+	if ep == nil {
+		return PathFacts{}, false
+	}
+	cp, found := ep.atReturn[ret]
 	if !found {
 		return PathFacts{}, false
 	}
@@ -245,6 +262,13 @@ func (m *Model) solvePaths() {
 			return true
 		})
 	}
+	for body := range m.handlers {
+		if _, seen := m.paths[body]; !seen {
+			m.paths[body] = nil
+			bodies = append(bodies, body)
+		}
+	}
+	slices.SortFunc(bodies, func(a, b *ast.BlockStmt) int { return int(a.Pos() - b.Pos()) })
 	for _, body := range bodies {
 		ep, converged := m.analyzePaths(body)
 		if !converged {

@@ -19,6 +19,9 @@
 //     path writes no DLQ, and the package writes a DLQ anywhere: the
 //     service keeps evidence, but not for this message.
 //
+// In a handler (see ackretryable), `return nil` on a decode-failure path
+// is an Ack by the bus that called it, reported at the return.
+//
 // A decode is a call that returns an error, whose name matches the decode
 // pattern (-retrycontract.decode-pattern, default (?i)(unmarshal|decode):
 // json.Unmarshal, Decoder.Decode, proto.Unmarshal, protojson.Unmarshal,
@@ -40,7 +43,7 @@
 // body); a Term on decode failure in a package that writes no DLQ at all
 // (it has chosen to drop poison). Payload parameters of handlers
 // (func(ctx, data []byte) error registered with a bus) are not followed
-// yet.
+// yet, nor are handlers the bus reaches through fields or middleware.
 //
 // Fix:
 //

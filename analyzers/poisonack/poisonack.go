@@ -57,8 +57,9 @@ func (c *checker) run() {
 		seen[b.Body] = true
 		bodies = append(bodies, b.Body)
 	}
-	for _, b := range c.m.TermBodies() {
+	for _, b := range append(c.m.TermBodies(), c.m.HandlerBodies()...) {
 		if !seen[b] {
+			seen[b] = true
 			bodies = append(bodies, b)
 		}
 	}
@@ -71,13 +72,14 @@ func (c *checker) run() {
 // checkBody finds the decode-failure branches of body (if statements that
 // test a decode's error) and judges the settlements in them.
 func (c *checker) checkBody(body *ast.BlockStmt) {
+	handler := c.m.HandlerOf(body)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
 			if dec, branch, ok := c.decodeFailure(n); ok {
-				c.judge(dec, branch)
+				c.judge(dec, branch, handler)
 			}
 		}
 		return true
@@ -138,7 +140,7 @@ func isNil(info *types.Info, e ast.Expr) bool {
 // settlement, is left to the ordering checks: an unchecked write before an
 // Ack is dlqunchecked's, a Term before the write termbeforedlq's (one
 // defect, one report).
-func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt) {
+func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *contract.Handler) {
 	wrote := false
 	inspectCalls(branch, func(call *ast.CallExpr) {
 		wrote = wrote || c.m.IsDLQWrite(call)
@@ -147,6 +149,22 @@ func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt) {
 		*c.at = call.Pos()
 		c.judgeCall(dec, call, wrote)
 	})
+	if handler == nil || wrote {
+		return
+	}
+	// In a handler, returning nil is an Ack by its caller.
+	for _, ret := range c.m.NilReturns(branch) {
+		d := analysis.Diagnostic{
+			Pos: ret.Pos(), End: ret.End(),
+			Message: fmt.Sprintf("returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
+				"return the decode error (or dead-letter it and check the write)", dec.Name, handler.Caller),
+			Related: []analysis.RelatedInformation{{Pos: dec.Call.Pos(), End: dec.Call.End(), Message: "the decode"}},
+		}
+		if handler.Ack.IsValid() {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: handler.Ack, Message: handler.Caller + " Acks the message here"})
+		}
+		c.m.Report(c.pass, d)
+	}
 }
 
 // inspectCalls calls f for each call in n, in source order, outside

@@ -23,3 +23,9 @@ func TestStandardPackages(t *testing.T) {
 func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), poisonack.Analyzer, "poisonack/crosspkg/worker", "poisonack/nodlq")
 }
+
+// TestHandlers runs the check over handlers registered with a bus that
+// Acks when they return nil.
+func TestHandlers(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), poisonack.Analyzer, "poisonack/handlers")
+}

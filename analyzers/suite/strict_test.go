@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -95,7 +96,8 @@ func TestNoFactAccessAfterRun(t *testing.T) {
 
 // checkPackages lists the test packages of a check's tree: every directory
 // under testdata/src/<check> that holds Go files, except those whose
-// expectations depend on a configuration other than the default.
+// expectations depend on a configuration other than the default, and
+// those that expect facts of the contract model (its own tests run them).
 func checkPackages(t *testing.T, testdata, check string) []string {
 	root := filepath.Join(testdata, "src")
 	var pkgs []string
@@ -107,7 +109,7 @@ func checkPackages(t *testing.T, testdata, check string) []string {
 		case "configured", "strict", "fix", "profile":
 			return filepath.SkipDir
 		}
-		if files, _ := filepath.Glob(filepath.Join(path, "*.go")); len(files) > 0 {
+		if files, _ := filepath.Glob(filepath.Join(path, "*.go")); len(files) > 0 && !expectsFacts(files) {
 			rel, _ := filepath.Rel(root, path)
 			pkgs = append(pkgs, filepath.ToSlash(rel))
 		}
@@ -117,4 +119,17 @@ func checkPackages(t *testing.T, testdata, check string) []string {
 		t.Fatal(err)
 	}
 	return pkgs
+}
+
+// factWant matches an analysistest fact expectation: // want Name:"fact".
+var factWant = regexp.MustCompile(`// want \w+:"`)
+
+// expectsFacts reports whether some file expects a fact.
+func expectsFacts(files []string) bool {
+	for _, f := range files {
+		if data, err := os.ReadFile(f); err == nil && factWant.Match(data) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,332 @@
+package contract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/profile"
+)
+
+// Handlers (CONTRACT.md version 2): a function whose error result its
+// caller turns into a settlement. A function that calls one of its
+// func-typed parameters and Acks a message where that call's error is nil
+// marks the parameter (HandlerFact, any package); a function or method
+// value, or a function literal, passed there is a handler, and in a
+// handler `return nil` is an Ack of the message its caller holds.
+//
+// What is followed so far: the parameter called directly, its error tested
+// with err != nil (the Ack in the else branch, or after the if when the
+// if's body ends in a return) or err == nil (the Ack in the body); handler
+// values passed directly, in the same package as the call. Not yet:
+// handlers stored in struct fields or maps of routes, middleware that
+// wraps them, registration in another package than the handler's, and
+// buses that decide the settlement through a table (this project's
+// runtime/bus).
+
+// HandlerFact marks a function that calls its func-typed parameters
+// Params and Acks a message when they return nil. Line and Col locate the
+// Ack, relative to the function's declaration like Effect's.
+type HandlerFact struct {
+	Params    []int
+	Line, Col int
+}
+
+func (*HandlerFact) AFact() {}
+func (f *HandlerFact) String() string {
+	return "acks when handler param " + joinInts(f.Params) + " returns nil"
+}
+
+// handlerParams is what the package's functions do with their handler
+// parameters.
+type handlerParams struct {
+	params []int
+	ack    token.Pos
+}
+
+// Handler describes a function body that is a handler: its caller Acks
+// the message when it returns nil.
+type Handler struct {
+	// Caller is the function it is passed to, as written (bus.Subscribe).
+	Caller string
+	// Ack is the caller's Ack, when known.
+	Ack token.Pos
+}
+
+// HandlerBodies returns the handler bodies of the package, in source
+// order.
+func (m *Model) HandlerBodies() []*ast.BlockStmt {
+	var out []*ast.BlockStmt
+	for b := range m.handlers {
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(a, b *ast.BlockStmt) int { return int(a.Pos() - b.Pos()) })
+	return out
+}
+
+// HandlerOf returns what makes body (a function declaration's or
+// literal's) a handler, or nil.
+func (m *Model) HandlerOf(body *ast.BlockStmt) *Handler { return m.handlers[body] }
+
+// inferHandlerParams finds the package's functions that call a func-typed
+// parameter and Ack a message where its error is nil.
+func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) {
+	m.handlerParams = make(map[*types.Func]*handlerParams)
+	for _, d := range decls {
+		fn, _ := m.info.Defs[d.Name].(*types.Func)
+		if fn == nil || d.Body == nil {
+			continue
+		}
+		params := paramVars(m.info, d.Type)
+		for i, p := range params {
+			if p == nil || !returnsError(p.Type()) {
+				continue
+			}
+			if ack := m.acksOnNil(d.Body, p); ack.IsValid() {
+				hp := m.handlerParams[fn]
+				if hp == nil {
+					hp = &handlerParams{ack: ack}
+					m.handlerParams[fn] = hp
+				}
+				hp.params = append(hp.params, i)
+			}
+		}
+	}
+}
+
+// returnsError reports whether t is a func type whose last result is an
+// error.
+func returnsError(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	return IsError(sig.Results().At(sig.Results().Len() - 1).Type())
+}
+
+// acksOnNil returns the position of an Ack in body that runs where a call
+// of p returned a nil error, or token.NoPos.
+func (m *Model) acksOnNil(body *ast.BlockStmt, p *types.Var) token.Pos {
+	ack := token.NoPos
+	var visitList func(list []ast.Stmt)
+	visitList = func(list []ast.Stmt) {
+		for i, s := range list {
+			if ack.IsValid() {
+				return
+			}
+			ifs, ok := s.(*ast.IfStmt)
+			if !ok || !m.testsCallOf(ifs, p) {
+				continue
+			}
+			bin := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+			switch {
+			case bin.Op == token.EQL:
+				ack = m.firstAck(ifs.Body)
+			case ifs.Else != nil:
+				ack = m.firstAck(ifs.Else)
+			case endsInReturn(ifs.Body):
+				ack = m.firstAck(&ast.BlockStmt{List: list[i+1:]})
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			visitList(n.List)
+		case *ast.CaseClause:
+			visitList(n.Body)
+		case *ast.CommClause:
+			visitList(n.Body)
+		}
+		return !ack.IsValid()
+	})
+	return ack
+}
+
+// testsCallOf reports whether an if statement tests, against nil, the
+// error of a call of p: if err := p(...); err != nil, if p(...) != nil, or
+// a variable whose one reaching definition is such a call.
+func (m *Model) testsCallOf(s *ast.IfStmt, p *types.Var) bool {
+	bin, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
+		return false
+	}
+	x := bin.X
+	if isNilExpr(m.info, x) {
+		x = bin.Y
+	} else if !isNilExpr(m.info, bin.Y) {
+		return false
+	}
+	isCallOfP := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		return ok && m.info.Uses[id] == p
+	}
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CallExpr:
+		return isCallOfP(x)
+	case *ast.Ident:
+		v, ok := m.info.Uses[x].(*types.Var)
+		if !ok {
+			return false
+		}
+		defs := m.defs().reaching(v, s.Cond.Pos())
+		return len(defs) == 1 && defs[0].rhs != nil && isCallOfP(defs[0].rhs)
+	}
+	return false
+}
+
+// firstAck returns the first Ack (done settlement of an ack method) in n,
+// outside function literals, or token.NoPos.
+func (m *Model) firstAck(n ast.Node) token.Pos {
+	pos := token.NoPos
+	ast.Inspect(n, func(n ast.Node) bool {
+		if pos.IsValid() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if ack, ok := m.AsAckCall(n); ok && ack.Settlement == profile.Done {
+				pos = n.Pos()
+			}
+		}
+		return true
+	})
+	return pos
+}
+
+// endsInReturn reports whether a block's last statement returns.
+func endsInReturn(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	return ok
+}
+
+// handlerParamsOf returns fn's handler parameters and its Ack (any
+// package).
+func (m *Model) handlerParamsOf(fn *types.Func) ([]int, token.Pos) {
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg {
+		if hp := m.handlerParams[fn]; hp != nil {
+			return hp.params, hp.ack
+		}
+		return nil, token.NoPos
+	}
+	if f := m.imported.handlers[fn]; f != nil {
+		return f.Params, m.siteIn(fn, f.Line, f.Col)
+	}
+	return nil, token.NoPos
+}
+
+// findHandlers marks the function bodies of the package passed to a
+// handler parameter.
+func (m *Model) findHandlers(decls []*ast.FuncDecl) {
+	m.handlers = make(map[*ast.BlockStmt]*Handler)
+	if len(m.handlerParams) == 0 && len(m.imported.handlers) == 0 {
+		return
+	}
+	declOf := make(map[*types.Func]*ast.FuncDecl)
+	for _, d := range decls {
+		if fn, ok := m.info.Defs[d.Name].(*types.Func); ok {
+			declOf[fn] = d
+		}
+	}
+	for _, f := range m.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := StaticCallee(m.info, call)
+			if fn == nil {
+				return true
+			}
+			params, ack := m.handlerParamsOf(fn)
+			for _, i := range params {
+				if i >= len(call.Args) {
+					continue
+				}
+				if body := m.handlerBody(call.Args[i], declOf); body != nil && m.handlers[body] == nil {
+					m.handlers[body] = &Handler{Caller: calleeName(call.Fun), Ack: ack}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// handlerBody returns the body of the function a handler argument
+// denotes: a function literal, or a function or method of the package
+// (named, as a method value, or instantiated).
+func (m *Model) handlerBody(arg ast.Expr, declOf map[*types.Func]*ast.FuncDecl) *ast.BlockStmt {
+	e := ast.Unparen(arg)
+	switch x := e.(type) {
+	case *ast.FuncLit:
+		return x.Body
+	case *ast.IndexExpr:
+		e = ast.Unparen(x.X)
+	case *ast.IndexListExpr:
+		e = ast.Unparen(x.X)
+	}
+	var obj types.Object
+	switch x := e.(type) {
+	case *ast.Ident:
+		obj = m.info.Uses[x]
+	case *ast.SelectorExpr:
+		if s := m.info.Selections[x]; s != nil && s.Kind() == types.MethodVal {
+			obj = s.Obj()
+		} else {
+			obj = m.info.Uses[x.Sel]
+		}
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return nil
+	}
+	if d := declOf[fn.Origin()]; d != nil {
+		return d.Body
+	}
+	return nil
+}
+
+// exportHandlerFacts exports a HandlerFact for each function of the
+// package with handler parameters.
+func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
+	for _, fn := range sortedKeys(m.handlerParams) {
+		hp := m.handlerParams[fn]
+		f := &HandlerFact{Params: slices.Clone(hp.params)}
+		decl, at := m.fset.Position(fn.Pos()), m.fset.Position(hp.ack)
+		if at.Filename == decl.Filename && at.Line >= decl.Line {
+			f.Line, f.Col = at.Line-decl.Line, at.Column
+		}
+		pass.ExportObjectFact(fn, f)
+	}
+}
+
+// NilReturns returns the return statements of body (not of nested
+// literals) whose error result is the literal nil.
+func (m *Model) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt {
+	var out []*ast.ReturnStmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 && isNilExpr(m.info, n.Results[len(n.Results)-1]) {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}

@@ -1,0 +1,99 @@
+// Package svc registers handlers with package bus. A handler's `return
+// nil` is an Ack by the bus: in a retryable producer's error branch, the
+// transient fault is acked away.
+package svc
+
+import (
+	"context"
+	"errors"
+	"log"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"ackretryable/handlers/bus"
+	"retrykit"
+)
+
+type Service struct{}
+
+// reserve is a retryable producer.
+func (s *Service) reserve(ctx context.Context, data []byte) error {
+	if len(data) == 0 {
+		return retrykit.RetryAfter(errors.New("inventory busy"), 2*time.Second)
+	}
+	return nil
+}
+
+func (s *Service) handleOrder(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		slog.Warn("reserve failed", "err", err)
+		return nil // want `retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error \(or NakWithDelay its retry delay\)`
+	}
+	return nil
+}
+
+func (s *Service) handleAssigned(ctx context.Context, msg jetstream.Msg) error {
+	err := s.reserve(ctx, msg.Data())
+	if err != nil {
+		log.Printf("reserve: %v", err)
+		return nil // want `retryable error err from reserve is dropped: returning nil makes bus.Process Ack the message`
+	}
+	return nil
+}
+
+func handlePlain(ctx context.Context, msg jetstream.Msg) error {
+	s := &Service{}
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+// handleClassified classifies first: returning nil after the retry
+// classification failed is a decision about a permanent error.
+func (s *Service) handleClassified(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		if _, ok := retrykit.RetryDelay(err); ok {
+			return err
+		}
+		return nil
+	}
+	return nil
+}
+
+// handleReturns returns the error: the bus retries later.
+func (s *Service) handleReturns(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *Service) Register(ctx context.Context, c jetstream.Consumer, msg jetstream.Msg) {
+	_, _ = bus.Subscribe(c, s.handleOrder)
+	_, _ = bus.Subscribe(c, handlePlain)
+	_, _ = bus.Subscribe(c, s.handleClassified)
+	_, _ = bus.Subscribe(c, s.handleReturns)
+	bus.Process(ctx, msg, s.handleAssigned)
+	_, _ = bus.Subscribe(c, func(ctx context.Context, msg jetstream.Msg) error {
+		if err := s.reserve(ctx, msg.Data()); err != nil {
+			return nil // want `retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message`
+		}
+		return nil
+	})
+	// Functions passed to callers that do not Ack: quiet.
+	bus.Go(func() error {
+		if err := s.reserve(ctx, nil); err != nil {
+			return nil
+		}
+		return nil
+	})
+	_ = bus.Retry(3, func() error {
+		if err := s.reserve(ctx, nil); err != nil {
+			return nil
+		}
+		return nil
+	})
+}

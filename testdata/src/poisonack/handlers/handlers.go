@@ -1,0 +1,74 @@
+// Package handlers registers handlers with a bus that Acks when they
+// return nil: returning nil on a decode failure acks the undecodable
+// payload away.
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"ackretryable/handlers/bus"
+)
+
+type Order struct {
+	ID string `json:"id"`
+}
+
+func handleOrder(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		slog.Warn("bad order", "err", err)
+		return nil // want `returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message: the undecodable payload disappears as if it were handled`
+	}
+	return nil
+}
+
+// Returning the decode error lets the bus retry or dead-letter it.
+func handleReturns(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Settling the message itself with a delay, then returning nil: the bus's
+// Ack of an already settled message changes nothing.
+func handleDelayed(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		_ = msg.NakWithDelay(5 * time.Second)
+		return err
+	}
+	return nil
+}
+
+// Not a handler: returning nil here acks nothing.
+func validate(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return nil
+	}
+	return nil
+}
+
+func Register(ctx context.Context, c jetstream.Consumer, msg jetstream.Msg) {
+	_, _ = bus.Subscribe(c, handleOrder)
+	_, _ = bus.Subscribe(c, handleReturns)
+	_, _ = bus.Subscribe(c, handleDelayed)
+	_ = validate(ctx, msg)
+	bus.Process(ctx, msg, func(ctx context.Context, msg jetstream.Msg) error {
+		var o Order
+		if err := json.NewDecoder(nil).Decode(&o); err != nil {
+			return nil // a decode of something else: quiet
+		}
+		if err := json.Unmarshal(msg.Data(), &o); err != nil {
+			return nil // want `returning nil on the decode failure of json.Unmarshal makes bus.Process Ack the message`
+		}
+		return nil
+	})
+}
