@@ -47,3 +47,8 @@ func TestHandlers(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/handlers/svc")
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus")
 }
+
+// TestDeferred runs the check over deferred Acks pending at returns.
+func TestDeferred(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/deferred")
+}
