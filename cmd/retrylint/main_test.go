@@ -92,6 +92,7 @@ func TestExamplesHaveFindings(t *testing.T) {
 		"\texamples/orders/bus/bus.go:",
 		"examples/orders/handlers/returns.go:28:7: poisonack: Ack on the decode failure of json.Unmarshal",
 		"examples/orders/handlers/returns.go:41:6: dlqunchecked: Ack on the failure path of the DLQ write bus.DeadLetter",
+		"examples/orders/handlers/returns.go:63:3: ackretryable: retryable error err from Release is dropped: returning nil makes bus.Run Ack the message",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)

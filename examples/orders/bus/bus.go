@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -35,4 +36,17 @@ func Reject(msg jetstream.Msg, reason string) {
 // text, so any retry delay it carried is lost.
 func Describe(op string, err error) error {
 	return fmt.Errorf("%s failed: %s", op, err)
+}
+
+// Handler handles one message; Run Acks the message when it returns nil.
+type Handler func(ctx context.Context, msg jetstream.Msg) error
+
+// Run calls h for msg and settles msg by its outcome: Ack on success, a
+// delayed retry otherwise.
+func Run(ctx context.Context, msg jetstream.Msg, h Handler) {
+	if err := h(ctx, msg); err != nil {
+		_ = msg.NakWithDelay(5 * time.Second)
+		return
+	}
+	_ = msg.Ack()
 }

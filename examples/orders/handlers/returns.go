@@ -49,3 +49,18 @@ func (h *Orders) HandleExpiredRight(ctx context.Context, msg jetstream.Msg) {
 	}
 	_ = msg.Ack()
 }
+
+// HandleShipped processes one orders.shipped message through bus.Run.
+func (h *Orders) HandleShipped(ctx context.Context, msg jetstream.Msg) {
+	bus.Run(ctx, msg, h.releaseShipped)
+}
+
+func (h *Orders) releaseShipped(ctx context.Context, msg jetstream.Msg) error {
+	if err := h.Inventory.Release(ctx, string(msg.Data())); err != nil {
+		slog.Warn("release failed", "err", err)
+		// Defect (ackretryable, in a handler): returning nil makes bus.Run
+		// Ack the message; the transient inventory outage is acked away.
+		return nil
+	}
+	return nil
+}
