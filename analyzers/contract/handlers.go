@@ -18,14 +18,14 @@ import (
 // value, or a function literal, passed there is a handler, and in a
 // handler `return nil` is an Ack of the message its caller holds.
 //
-// What is followed so far: the parameter called directly, its error tested
+// What is followed so far: the parameter called directly, or stored in a
+// struct field that a function of the package calls; its error tested
 // with err != nil (the Ack in the else branch, or after the if when the
 // if's body ends in a return) or err == nil (the Ack in the body); handler
-// values passed directly, in the same package as the call. Not yet:
-// handlers stored in struct fields or maps of routes, middleware that
-// wraps them, registration in another package than the handler's, and
-// buses that decide the settlement through a table (this project's
-// runtime/bus).
+// values passed directly, in the same package as the call. Not yet: maps
+// of routes, middleware that wraps handlers, registration in another
+// package than the handler's, and buses that decide the settlement through
+// a table (this project's runtime/bus).
 
 // HandlerFact marks a function that calls its func-typed parameters
 // Params and Acks a message when they return nil. Line and Col locate the
@@ -73,8 +73,13 @@ func (m *Model) HandlerOf(body *ast.BlockStmt) *Handler { return m.handlers[body
 
 // inferHandlerParams finds the package's functions that call a func-typed
 // parameter and Ack a message where its error is nil.
+//
+// A parameter counts when the function calls it, or stores it in a struct
+// field (a composite literal or an assignment) that a method of the
+// package calls that way: the bus that keeps its handler in a field.
 func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) {
 	m.handlerParams = make(map[*types.Func]*handlerParams)
+	fields := m.handlerFields(decls)
 	for _, d := range decls {
 		fn, _ := m.info.Defs[d.Name].(*types.Func)
 		if fn == nil || d.Body == nil {
@@ -85,7 +90,11 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) {
 			if p == nil || !returnsError(p.Type()) {
 				continue
 			}
-			if ack := m.acksOnNil(d.Body, p); ack.IsValid() {
+			ack := m.acksOnNil(d.Body, func(call *ast.CallExpr) bool { return m.callsVar(call, p) })
+			if !ack.IsValid() {
+				ack = storedInHandlerField(m.info, d.Body, p, fields)
+			}
+			if ack.IsValid() {
 				hp := m.handlerParams[fn]
 				if hp == nil {
 					hp = &handlerParams{ack: ack}
@@ -95,6 +104,85 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) {
 			}
 		}
 	}
+}
+
+// callsVar reports whether call calls the variable v (a parameter or a
+// struct field).
+func (m *Model) callsVar(call *ast.CallExpr, v *types.Var) bool {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return m.info.Uses[f] == v
+	case *ast.SelectorExpr:
+		s := m.info.Selections[f]
+		return s != nil && s.Kind() == types.FieldVal && s.Obj() == v
+	}
+	return false
+}
+
+// handlerFields returns the func-typed struct fields that a function of
+// the package calls and Acks where the call's error is nil, with the Ack.
+func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
+	out := make(map[*types.Var]token.Pos)
+	for _, d := range decls {
+		if d.Body == nil {
+			continue
+		}
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			s := m.info.Selections[sel]
+			if s == nil || s.Kind() != types.FieldVal || !returnsError(s.Type()) {
+				return true
+			}
+			field := s.Obj().(*types.Var)
+			if _, done := out[field]; done {
+				return true
+			}
+			if ack := m.acksOnNil(d.Body, func(c *ast.CallExpr) bool { return m.callsVar(c, field) }); ack.IsValid() {
+				out[field] = ack
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// storedInHandlerField returns the Ack of the handler field that body
+// stores p in (&Consumer{handler: p}, c.handler = p), or token.NoPos.
+func storedInHandlerField(info *types.Info, body *ast.BlockStmt, p *types.Var, fields map[*types.Var]token.Pos) token.Pos {
+	ack := token.NoPos
+	isP := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == p
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.KeyValueExpr:
+			if key, ok := n.Key.(*ast.Ident); ok && isP(n.Value) {
+				if f, ok := info.Uses[key].(*types.Var); ok && fields[f].IsValid() {
+					ack = fields[f]
+				}
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if !ok || i >= len(n.Rhs) || !isP(n.Rhs[i]) {
+					continue
+				}
+				if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && fields[s.Obj().(*types.Var)].IsValid() {
+					ack = fields[s.Obj().(*types.Var)]
+				}
+			}
+		}
+		return !ack.IsValid()
+	})
+	return ack
 }
 
 // returnsError reports whether t is a func type whose last result is an
@@ -108,8 +196,8 @@ func returnsError(t types.Type) bool {
 }
 
 // acksOnNil returns the position of an Ack in body that runs where a call
-// of p returned a nil error, or token.NoPos.
-func (m *Model) acksOnNil(body *ast.BlockStmt, p *types.Var) token.Pos {
+// for which isHandlerCall holds returned a nil error, or token.NoPos.
+func (m *Model) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
 	ack := token.NoPos
 	var visitList func(list []ast.Stmt)
 	visitList = func(list []ast.Stmt) {
@@ -118,7 +206,7 @@ func (m *Model) acksOnNil(body *ast.BlockStmt, p *types.Var) token.Pos {
 				return
 			}
 			ifs, ok := s.(*ast.IfStmt)
-			if !ok || !m.testsCallOf(ifs, p) {
+			if !ok || !m.testsCallOf(ifs, isHandlerCall) {
 				continue
 			}
 			bin := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
@@ -149,7 +237,7 @@ func (m *Model) acksOnNil(body *ast.BlockStmt, p *types.Var) token.Pos {
 // testsCallOf reports whether an if statement tests, against nil, the
 // error of a call of p: if err := p(...); err != nil, if p(...) != nil, or
 // a variable whose one reaching definition is such a call.
-func (m *Model) testsCallOf(s *ast.IfStmt, p *types.Var) bool {
+func (m *Model) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) bool) bool {
 	bin, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
 	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
 		return false
@@ -162,11 +250,7 @@ func (m *Model) testsCallOf(s *ast.IfStmt, p *types.Var) bool {
 	}
 	isCallOfP := func(e ast.Expr) bool {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-		return ok && m.info.Uses[id] == p
+		return ok && isHandlerCall(call)
 	}
 	switch x := ast.Unparen(x).(type) {
 	case *ast.CallExpr:

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"ackretryable/handlers/bus"
+	"ackretryable/handlers/fieldbus"
 	"retrykit"
 )
 
@@ -96,4 +97,25 @@ func (s *Service) Register(ctx context.Context, c jetstream.Consumer, msg jetstr
 		}
 		return nil
 	})
+}
+
+// Registered through a bus that keeps the handler in a struct field.
+func (s *Service) handleStored(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `retryable error err from reserve is dropped: returning nil makes fieldbus.NewConsumer Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) handleSet(ctx context.Context, msg jetstream.Msg) error {
+	err := s.reserve(ctx, msg.Data())
+	if err != nil {
+		return nil // want `returning nil makes c.SetHandler Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) RegisterStored() {
+	c := fieldbus.NewConsumer(s.handleStored)
+	c.SetHandler(s.handleSet)
 }
