@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // Name is the analyzer's name.
@@ -39,6 +40,49 @@ func (c *checker) run() {
 	c.m.VisitAckCalls(contract.AckCall.IsAck, c.at, c.check)
 	c.checkHandlers()
 	c.checkDeferred()
+	c.checkHelpers()
+}
+
+// checkHelpers reports a call of a helper that Acks the message it is
+// given, in a retryable producer's error branch, when the helper's
+// condition says it Acks with the argument passed: always, when its error
+// parameter is non-nil and unclassified (the branch's error passed), or
+// when it is nil (a nil literal passed). Helpers that classify first stay
+// quiet.
+func (c *checker) checkHelpers() {
+	for _, hb := range c.m.HelperSettlesByBody() {
+		paths := c.m.ErrorPaths(hb.Body)
+		for _, h := range hb.Calls {
+			if h.Settlement != profile.Done {
+				continue
+			}
+			*c.at = h.Call.Pos()
+			facts, ok := paths.At(h.Call)
+			if !ok || facts.ErrorBranch == nil || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.ErrorBranch.Err) {
+				continue
+			}
+			b := facts.ErrorBranch
+			what := "a retryable error"
+			if b.Err != nil {
+				what = "retryable error " + b.Err.Name()
+			}
+			if b.Producer != nil {
+				if callee := contract.CalleeName(b.Producer); callee != "" {
+					what += " from " + callee
+				}
+			}
+			d := analysis.Diagnostic{
+				Pos: h.Call.Pos(), End: h.Call.End(),
+				Message: fmt.Sprintf("call to %s Acks the message in the error branch of %s, which it does not classify: "+
+					"classify the error first (errors.As into a %s() carrier) and %s its retry delay",
+					h.Name, what, c.m.Config().CarrierMethod, c.m.DelayedRetry(h.Msg)),
+			}
+			if h.Inner.IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Inner, Message: "the Ack inside " + h.Name})
+			}
+			c.m.Report(c.pass, d)
+		}
+	}
 }
 
 // checkDeferred reports a return in a retryable producer's error branch

@@ -52,3 +52,9 @@ func TestHandlers(t *testing.T) {
 func TestDeferred(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/deferred")
 }
+
+// TestHelpers runs the check over calls of settling helpers of another
+// package, judged by the condition of their effects and the argument.
+func TestHelpers(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/helpers/app")
+}

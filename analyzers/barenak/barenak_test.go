@@ -86,3 +86,9 @@ func TestProfile(t *testing.T) {
 	}
 	analysistest.RunWithSuggestedFixes(t, checktest.TestData(), barenak.New(contract.New(cfg)), "barenak/profile")
 }
+
+// TestHelpers runs the check over calls of bare-Nak helpers of another
+// package, judged by the condition of their effects and the argument.
+func TestHelpers(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), barenak.Analyzer, "barenak/helpers")
+}

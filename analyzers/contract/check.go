@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 
+	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -53,6 +55,50 @@ func (m *Model) RetryInSight() bool { return m.mayRetry }
 // TermBodies returns the function bodies (declarations and literals) that
 // hold a Term, in source order; the model has built their CFGs.
 func (m *Model) TermBodies() []*ast.BlockStmt { return m.termBodies }
+
+// HelperSettle is a call of a helper that settles a message it is given,
+// with the condition under which it does.
+type HelperSettle struct {
+	Call       *ast.CallExpr
+	Name       string // the helper as written
+	Settlement profile.Settlement
+	Cond       EffectCond
+	ErrArg     ast.Expr  // the argument of the helper's first error parameter, or nil
+	Inner      token.Pos // the settlement inside the helper
+	Msg        ast.Expr  // the message settled
+}
+
+// BodyHelperSettles is the helper settlements of one function body.
+type BodyHelperSettles struct {
+	Body  *ast.BlockStmt
+	Calls []HelperSettle
+}
+
+// HelperSettlesByBody returns the calls of helpers whose effects have a
+// known condition, grouped by body, in source order; the model has solved
+// the transient paths of those bodies.
+func (m *Model) HelperSettlesByBody() []*BodyHelperSettles { return m.helperSettles }
+
+// HelperSettlesWith reports whether a helper call settles its message
+// given the error argument it receives, where errVar holds the error the
+// caller is handling (non-nil, unclassified): always; when non-nil and
+// unclassified, if it is given errVar; when nil, if it is given nil.
+func HelperSettlesWith(info *types.Info, h HelperSettle, errVar *types.Var) bool {
+	switch h.Cond {
+	case CondAlways:
+		return true
+	case CondNonNilUnclassed:
+		id, ok := ast.Unparen(h.ErrArg).(*ast.Ident)
+		return ok && errVar != nil && info.Uses[id] == errVar
+	case CondNil:
+		return h.ErrArg != nil && isNilExpr(info, h.ErrArg)
+	}
+	return false
+}
+
+// isLitCall reports whether call calls a function literal (directly or
+// through a local variable): judged inside the literal, not here.
+func isLitCall(m *Model, call *ast.CallExpr) bool { return m.funcLitOf(call.Fun) != nil }
 
 // AckBodies returns the function bodies that hold an Ack (AsAck), in
 // source order; the model has built their CFGs.

@@ -74,8 +74,9 @@ type Model struct {
 
 	// What can be found in the package at all (vocabulary.go): the model
 	// skips the inferences that cannot find anything.
-	ackBodies                                     []*ast.BlockStmt // bodies that hold an Ack, each with its CFG built
-	termBodies                                    []*ast.BlockStmt // bodies that hold a Term, each with its CFG built
+	helperSettles                                 []*BodyHelperSettles // calls of helpers whose effects have a known condition
+	ackBodies                                     []*ast.BlockStmt     // bodies that hold an Ack, each with its CFG built
+	termBodies                                    []*ast.BlockStmt     // bodies that hold a Term, each with its CFG built
 	vocab                                         *vocabulary
 	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
 
@@ -150,14 +151,16 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if m.mayClassify {
 		m.inferClassifiers(decls)
 	}
-	m.exportFacts(pass)
 	if m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify {
 		m.defs() // the checks read it
 	}
 	m.freeze()
 	if m.mayRetry || m.maySettle {
 		m.solvePaths()
+		m.inferEffectConds(decls)
+		m.indexHelperSettles()
 	}
+	m.exportFacts(pass)
 	m.graphs.Freeze()
 	return m, nil
 }

@@ -27,6 +27,8 @@ type helperEffect struct {
 	param      int
 	settlement profile.Settlement
 	site       token.Pos
+	call       *ast.CallExpr // the settling call in the function's own body (this package only)
+	cond       EffectCond
 }
 
 // litEffects is what a function literal settles: its parameters, or
@@ -44,7 +46,9 @@ type capturedEffect struct {
 
 // settlement is one settlement a call makes of a message.
 type settlement struct {
-	msg        ast.Expr // the message settled: the receiver, an argument, or a captured message
+	cond       EffectCond // for a helper's effect: when it happens
+	errArg     ast.Expr   // for a helper's effect: the argument of its error parameter, if any
+	msg        ast.Expr   // the message settled: the receiver, an argument, or a captured message
 	settlement profile.Settlement
 	name       string    // the method or helper as written; empty for a function literal called on the spot
 	helper     bool      // the settlement happens inside a called function or literal
@@ -72,10 +76,15 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 		if _, isIface := recvIsInterface(fn); isIface {
 			return nil
 		}
+		errParam := firstErrorParam(fn)
 		for _, e := range m.effectsOf(fn) {
 			if e.param < len(call.Args) {
-				out = append(out, settlement{msg: call.Args[e.param], settlement: e.settlement, name: calleeName(call.Fun),
-					helper: true, inner: e.site, writes: m.isDLQWriter(fn)})
+				s := settlement{msg: call.Args[e.param], settlement: e.settlement, name: calleeName(call.Fun),
+					helper: true, inner: e.site, writes: m.isDLQWriter(fn), cond: e.cond}
+				if errParam >= 0 && errParam < len(call.Args) {
+					s.errArg = call.Args[errParam]
+				}
+				out = append(out, s)
 			}
 		}
 		return out
@@ -112,7 +121,7 @@ func (m *Model) effectsOf(fn *types.Func) []helperEffect {
 	}
 	out := make([]helperEffect, len(f.Effects))
 	for i, e := range f.Effects {
-		out[i] = helperEffect{param: e.Param, settlement: e.Settlement, site: m.siteIn(fn, e.Line, e.Col)}
+		out[i] = helperEffect{param: e.Param, settlement: e.Settlement, site: m.siteIn(fn, e.Line, e.Col), cond: e.Cond}
 	}
 	return out
 }
@@ -184,7 +193,7 @@ func (m *Model) funcLitEffects(lit *ast.FuncLit) *litEffects {
 			hit := false
 			for i, p := range params {
 				if p != nil && slices.Contains(msgs, p) {
-					le.params = addEffect(le.params, helperEffect{i, s.settlement, call.Pos()})
+					le.params = addEffect(le.params, helperEffect{param: i, settlement: s.settlement, site: call.Pos(), call: call})
 					hit = true
 				}
 			}
@@ -248,7 +257,7 @@ func (m *Model) inferEffects(decls []*ast.FuncDecl) {
 							continue
 						}
 						before := len(m.effects[fn])
-						m.effects[fn] = addEffect(m.effects[fn], helperEffect{i, s.settlement, call.Pos()})
+						m.effects[fn] = addEffect(m.effects[fn], helperEffect{param: i, settlement: s.settlement, site: call.Pos(), call: call})
 						changed = changed || len(m.effects[fn]) != before
 					}
 				}
@@ -266,12 +275,88 @@ func (m *Model) exportEffectsFacts(pass *analysis.Pass) {
 		f := &EffectsFact{}
 		decl := m.fset.Position(fn.Pos())
 		for _, e := range m.effects[fn] {
-			fe := Effect{Param: e.param, Settlement: e.settlement}
+			fe := Effect{Param: e.param, Settlement: e.settlement, Cond: e.cond}
 			if at := m.fset.Position(e.site); e.site.IsValid() && fn.Pos().IsValid() && at.Filename == decl.Filename && at.Line >= decl.Line {
 				fe.Line, fe.Col = at.Line-decl.Line, at.Column
 			}
 			f.Effects = append(f.Effects, fe)
 		}
 		pass.ExportObjectFact(fn, f)
+	}
+}
+
+// EffectCond is when a helper's effect happens, judged on the helper's
+// first error parameter (CONTRACT.md, "Effects of a helper").
+type EffectCond string
+
+// The conditions of CONTRACT.md; the zero value means not known (the
+// effect happens through another helper or a function literal), and an
+// effect whose condition is not known is not judged at call sites.
+const (
+	CondUnknown         EffectCond = ""
+	CondAlways          EffectCond = "always"
+	CondNil             EffectCond = "nil"      // only when the error is nil
+	CondNonNilUnclassed EffectCond = "non-nil"  // only when it is non-nil and unclassified
+	CondAfterRetry      EffectCond = "retry"    // only after a classification said retry
+	CondAfterNoRetry    EffectCond = "no-retry" // only after a classification said no retry intent
+)
+
+// firstErrorParam returns the index of fn's first error parameter, or -1.
+func firstErrorParam(fn *types.Func) int {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return -1
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if IsError(sig.Params().At(i).Type()) {
+			return i
+		}
+	}
+	return -1
+}
+
+// inferEffectConds decides, from the transient paths of each helper's
+// body, when its direct settlements happen. It runs once the paths are
+// solved; an effect through another helper keeps CondUnknown.
+func (m *Model) inferEffectConds(decls []*ast.FuncDecl) {
+	for _, d := range decls {
+		fn, _ := m.info.Defs[d.Name].(*types.Func)
+		effects := m.effects[fn]
+		if fn == nil || len(effects) == 0 {
+			continue
+		}
+		var errVar *types.Var
+		if i := firstErrorParam(fn); i >= 0 {
+			errVar = sig(fn).Params().At(i)
+		}
+		paths := m.paths[d.Body]
+		for i, e := range effects {
+			if e.call == nil {
+				continue
+			}
+			if _, direct := m.AsAckCall(e.call); !direct {
+				continue
+			}
+			if errVar == nil {
+				effects[i].cond = CondAlways
+				continue
+			}
+			vf, ok := paths.VarAt(e.call, errVar)
+			if !ok {
+				continue
+			}
+			switch {
+			case vf.Nil:
+				effects[i].cond = CondNil
+			case vf.Transient:
+				effects[i].cond = CondAfterRetry
+			case vf.NoIntent || vf.NonNil && vf.Classified:
+				effects[i].cond = CondAfterNoRetry
+			case vf.NonNil:
+				effects[i].cond = CondNonNilUnclassed
+			case !vf.Classified:
+				effects[i].cond = CondAlways
+			}
+		}
 	}
 }

@@ -86,6 +86,8 @@ type EffectsFact struct {
 type Effect struct {
 	Param      int
 	Settlement profile.Settlement
+	// Cond is when it happens, on the function's first error parameter.
+	Cond EffectCond
 	// Line and Col locate the settlement (or the call of the helper that
 	// makes it) inside the function: lines after the line of the
 	// function's name, and the column. Checks use them to point at the

@@ -80,6 +80,7 @@ func (u *latticeUniverse) state(r *rand.Rand, depth int) *flowState {
 			}
 		}
 		f.nonNil = f.nonNil || r.IntN(2) == 0
+		f.isNil = !f.nonNil && r.IntN(3) == 0
 		f.zeroDelay = r.IntN(4) == 0
 		f.noIntent = !f.transient && r.IntN(4) == 0
 		f.excluded = r.IntN(3) == 0

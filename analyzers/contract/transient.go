@@ -58,6 +58,28 @@ type ErrorPaths struct {
 type callPaths struct {
 	facts    PathFacts
 	noIntent []*types.Var // error variables whose exact retry classification failed on every path
+	vars     map[*types.Var]VarFacts
+}
+
+// VarFacts is what holds of one error variable on every path to a point.
+type VarFacts struct {
+	Nil        bool // it is nil
+	NonNil     bool // it is not nil
+	Transient  bool // a retry classification of it succeeded
+	NoIntent   bool // an exact retry classification of it failed
+	Classified bool // it was inspected (on some path) since it was assigned
+}
+
+// VarAt returns what holds of the error variable v just before call.
+func (ep *ErrorPaths) VarAt(call *ast.CallExpr, v *types.Var) (VarFacts, bool) {
+	if ep == nil {
+		return VarFacts{}, false
+	}
+	cp, found := ep.at[call]
+	if !found {
+		return VarFacts{}, false
+	}
+	return cp.vars[v], true
 }
 
 // PathFacts is what holds on every path that reaches a point.
@@ -147,10 +169,13 @@ func (m *Model) analyzePaths(body *ast.BlockStmt) (ep *ErrorPaths, converged boo
 				ep.atReturn[ret] = &callPaths{facts: p.facts(st)}
 			}
 			if calls := byNode[nodeRef{int(b.Index), i}]; len(calls) > 0 {
-				cp := &callPaths{facts: p.facts(st)}
+				cp := &callPaths{facts: p.facts(st), vars: make(map[*types.Var]VarFacts)}
 				for v, f := range st.errs {
 					if v != nil && f.noIntent {
 						cp.noIntent = append(cp.noIntent, v)
+					}
+					if v != nil {
+						cp.vars[v] = VarFacts{Nil: f.isNil, NonNil: f.nonNil, Transient: f.transient, NoIntent: f.noIntent, Classified: f.classified || f.excluded}
 					}
 				}
 				for _, call := range calls {
@@ -275,6 +300,48 @@ func (m *Model) solvePaths() {
 			m.diverged = append(m.diverged, body.Pos())
 		}
 		m.paths[body] = ep
+	}
+}
+
+// indexHelperSettles lists the calls of helpers whose effects have a
+// known condition (inferEffectConds has run), by body, and solves the
+// transient paths of the bodies that hold one.
+func (m *Model) indexHelperSettles() {
+	byBody := make(map[*ast.BlockStmt]*BodyHelperSettles)
+	for _, f := range m.files {
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			body := EnclosingBody(stack)
+			if body == nil || isLitCall(m, call) {
+				return true
+			}
+			for _, s := range m.settlements(call) {
+				if !s.helper || s.name == "" || s.cond == CondUnknown {
+					continue
+				}
+				hb := byBody[body]
+				if hb == nil {
+					hb = &BodyHelperSettles{Body: body}
+					byBody[body] = hb
+					m.helperSettles = append(m.helperSettles, hb)
+				}
+				hb.Calls = append(hb.Calls, HelperSettle{Call: call, Name: s.name, Settlement: s.settlement,
+					Cond: s.cond, ErrArg: s.errArg, Inner: s.inner, Msg: s.msg})
+			}
+			return true
+		})
+	}
+	for _, hb := range m.helperSettles {
+		if _, done := m.paths[hb.Body]; !done {
+			ep, converged := m.analyzePaths(hb.Body)
+			if !converged {
+				m.diverged = append(m.diverged, hb.Body.Pos())
+			}
+			m.paths[hb.Body] = ep
+		}
 	}
 }
 

@@ -321,7 +321,7 @@ func (p *pathAnalysis) nilCheck(st *flowState, e ast.Expr, nonNil bool) {
 	v := p.errVar(e)
 	f := st.errs[v]
 	if nonNil {
-		f.nonNil = true
+		f.nonNil, f.isNil = true, false
 		if !f.producer && !f.excluded {
 			if call, ok := p.mayBeRetryable(e); ok {
 				f.producer, f.pOrigin = true, call
@@ -329,6 +329,7 @@ func (p *pathAnalysis) nilCheck(st *flowState, e ast.Expr, nonNil bool) {
 		}
 	} else {
 		f.nonNil, f.producer, f.transient = false, false, false
+		f.isNil = v != nil
 		f.zeroDelay = v != nil // a nil error carries no retry intent
 	}
 	st.errs[v] = f

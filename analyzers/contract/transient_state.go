@@ -49,6 +49,7 @@ type errFacts struct {
 	producer  bool       // non-nil, and may hold a retryable producer's error
 	pOrigin   *ast.CallExpr
 	nonNil    bool
+	isNil     bool // the value is nil: tested against nil on every path
 	// zeroDelay: whenever a retry classification of the value succeeds,
 	// its delay is <= 0. It holds where an exact classification failed
 	// (the value carries no retry intent), on the false side of
@@ -67,6 +68,7 @@ type errFacts struct {
 func joinErrFacts(a, b errFacts) errFacts {
 	r := errFacts{
 		nonNil:     a.nonNil && b.nonNil,
+		isNil:      a.isNil && b.isNil,
 		zeroDelay:  a.zeroDelay && b.zeroDelay,
 		noIntent:   a.noIntent && b.noIntent,
 		excluded:   a.excluded || b.excluded,
@@ -334,7 +336,7 @@ func (s *flowState) apply(t *errTest, truth bool) {
 	f := s.errs[t.err]
 	switch eff {
 	case effTransient:
-		f.transient, f.nonNil, f.noIntent = true, true, false
+		f.transient, f.nonNil, f.noIntent, f.isNil = true, true, false, false
 		f.delay, f.carrier, f.tOrigin = t.delay, t.carrier, t.origin
 		if f.zeroDelay && t.err != nil {
 			s.zero[t.err] = true // the error's delay, whichever way it is read
@@ -346,7 +348,7 @@ func (s *flowState) apply(t *errTest, truth bool) {
 			f.noIntent = true
 		}
 	case effIdentified:
-		f.producer, f.excluded, f.nonNil = false, true, true
+		f.producer, f.excluded, f.nonNil, f.isNil = false, true, true, false
 	default:
 		return
 	}
