@@ -34,6 +34,15 @@
 // wrapped by middleware, registered from another package, and buses that
 // decide the settlement through a table (this project's runtime/bus).
 //
+// A call of a helper that Acks the message it is given is reported in such
+// a branch when the helper Acks with the argument passed: always, for any
+// non-nil error it does not classify (the branch's error passed), or only
+// for a nil error (nil passed). A helper that classifies first, or Acks
+// only a nil error and is given the branch's error, is quiet. A pending
+// `defer msg.Ack()` (a top-level statement before the return) is reported
+// at a return in such a branch, unless the branch settles the message
+// itself first.
+//
 // A classification is any inspection of the error that can separate retry
 // intent from the rest: errors.As, errors.Is, a type switch or assertion,
 // a comparison (err == ErrDuplicate, err.Error() == "..."), a RetryDelay-style

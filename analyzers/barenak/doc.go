@@ -51,6 +51,13 @@
 // identified as another one (errors.Is, ==, a non-carrier type), and when
 // err is replaced by an error that does not wrap it with %w.
 //
+// A call of a helper (any package) that bare-Naks the message it is given
+// is reported at the call, on a transient path, when the helper's effect
+// happens with the argument passed: always, or for any non-nil error it
+// does not classify (the transient error passed). A helper that classifies
+// first is quiet at its calls; its own bare Nak after its own successful
+// classification is reported inside it.
+//
 // Not reported: NakWithDelay with any argument; Nak() where the delay is
 // known to be zero: guarded by d <= 0, d == 0, or the else of d > 0 (the
 // contract maps a zero delay to Nak()), including a later classification
