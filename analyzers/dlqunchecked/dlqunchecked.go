@@ -30,8 +30,11 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 // spec orders Acks against DLQ writes.
 var spec = &ordering.Spec{
 	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.AsAck(call) },
-	Bodies: (*contract.Model).AckBodies,
-	Verb:   "Ack",
+	Bodies: func(m *contract.Model) []*ast.BlockStmt {
+		return append(m.AckBodies(), m.HandlerBodies()...)
+	},
+	Verb:           "Ack",
+	HandlerReturns: true,
 	Formats: [...]string{
 		ordering.Before:         "%s before the DLQ write%s: if the write fails the message and its evidence are gone; write the DLQ and check its error first, on failure %[3]s and return",
 		ordering.DeferredAfter:  "%s before the deferred DLQ write%s runs: if the write fails the message and its evidence are gone; write the DLQ and check its error first, on failure %[3]s and return",

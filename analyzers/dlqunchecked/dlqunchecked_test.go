@@ -22,3 +22,9 @@ func TestStandardPackages(t *testing.T) {
 func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), dlqunchecked.Analyzer, "dlqunchecked/crosspkg/outbox")
 }
+
+// TestHandlers runs the check over handlers registered with a bus that
+// Acks when they return nil.
+func TestHandlers(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), dlqunchecked.Analyzer, "dlqunchecked/handlers")
+}

@@ -32,6 +32,9 @@ type Spec struct {
 	// Formats are the messages of each kind: %[1]s the settlement, %[2]s
 	// the DLQ write, %[3]s the delayed retry method.
 	Formats [kinds]string
+	// HandlerReturns makes a handler's `return nil` a settlement: its
+	// caller Acks the message (for the checks of Acks).
+	HandlerReturns bool
 }
 
 // Run runs the check spec describes over one package; *at follows the
@@ -70,24 +73,26 @@ const (
 
 // finding is the defect reported at one Term.
 type finding struct {
-	kind   Kind
-	settle *event
-	write  *event
+	kind    Kind
+	settle  *event
+	write   *event
+	handler *contract.Handler // for a handler's return nil
 }
 
 type checker struct {
 	pass     *analysis.Pass
 	spec     *Spec
+	handler  *contract.Handler // the body being checked is a handler (with HandlerReturns)
 	m        *contract.Model
 	at       *token.Pos // position being checked, for internal errors
-	findings map[*ast.CallExpr]*finding
+	findings map[ast.Node]*finding
 }
 
 func (c *checker) run() {
 	if c.pass.TypesInfo == nil {
 		return
 	}
-	c.findings = make(map[*ast.CallExpr]*finding)
+	c.findings = make(map[ast.Node]*finding)
 	generated := make(map[*token.File]bool)
 	for _, f := range c.pass.Files {
 		if ast.IsGenerated(f) {
@@ -106,7 +111,11 @@ func (c *checker) run() {
 // checkFunc checks one function body (function literals inside it are
 // checked on their own) when it holds both a Term and a DLQ write.
 func (c *checker) checkFunc(body *ast.BlockStmt) {
-	settles, writes := false, false
+	c.handler = nil
+	if c.spec.HandlerReturns {
+		c.handler = c.m.HandlerOf(body)
+	}
+	settles, writes := c.handler != nil && len(c.m.NilReturns(body)) > 0, false
 	c.scan(body, func(ev *event) {
 		settles = settles || ev.settle != nil
 		writes = writes || ev.write != nil
@@ -119,7 +128,7 @@ func (c *checker) checkFunc(body *ast.BlockStmt) {
 		return
 	}
 	for _, ev := range g.all {
-		*c.at = ev.call.Pos()
+		*c.at = ev.syntax().Pos()
 		switch {
 		case ev.settle != nil && ev.mode == plain:
 			c.checkBefore(g, ev)
@@ -140,9 +149,11 @@ const (
 	goroutine      // go f(): unordered
 )
 
-// event is a Term or a DLQ write in a function's CFG.
+// event is a settlement or a DLQ write in a function's CFG: a call, or a
+// handler's `return nil` (ret set, call nil).
 type event struct {
 	call   *ast.CallExpr
+	ret    *ast.ReturnStmt
 	mode   mode
 	settle *contract.SettleCall
 	write  *contract.DLQWrite
@@ -154,6 +165,14 @@ type event struct {
 	// For plain writes that return an error: how the statement handles it.
 	handling handling
 	errVar   *types.Var // the variable that receives the error
+}
+
+// node is the call or return statement the event is.
+func (e *event) syntax() ast.Node {
+	if e.ret != nil {
+		return e.ret
+	}
+	return e.call
 }
 
 // handling is what happens to a DLQ write's error at the write.
@@ -222,11 +241,11 @@ func pairs(t *contract.SettleCall, w *contract.DLQWrite) bool {
 // record keeps the preferred finding for a Term: the lower kind, then the
 // earlier write.
 func (c *checker) record(k Kind, settle, write *event) {
-	old := c.findings[settle.call]
+	old := c.findings[settle.syntax()]
 	if old != nil && (old.kind < k || old.kind == k && old.write.call.Pos() <= write.call.Pos()) {
 		return
 	}
-	c.findings[settle.call] = &finding{kind: k, settle: settle, write: write}
+	c.findings[settle.syntax()] = &finding{kind: k, settle: settle, write: write, handler: c.handler}
 }
 
 // report reports the findings in position order.
@@ -235,12 +254,14 @@ func (c *checker) report() {
 	for _, f := range c.findings {
 		fs = append(fs, f)
 	}
-	sort.Slice(fs, func(i, j int) bool { return fs[i].settle.call.Pos() < fs[j].settle.call.Pos() })
+	sort.Slice(fs, func(i, j int) bool { return fs[i].settle.syntax().Pos() < fs[j].settle.syntax().Pos() })
 	for _, f := range fs {
 		t, w := f.settle.settle, f.write.write
 		verb := c.spec.Verb
 		subject, inner := t.Name, "the "+verb+" inside "+t.Name
 		switch {
+		case f.settle.ret != nil:
+			subject = "returning nil (" + f.handler.Caller + " then Acks the message)"
 		case t.Helper && t.Name == "":
 			subject, inner = "call to a function literal that may "+verb+" the message", "the "+verb+" inside the function literal"
 		case t.Helper:
@@ -250,9 +271,10 @@ func (c *checker) report() {
 		if w.Name == "" {
 			write = " in a function literal"
 		}
+		at := f.settle.syntax()
 		d := analysis.Diagnostic{
-			Pos:     t.Call.Pos(),
-			End:     t.Call.End(),
+			Pos:     at.Pos(),
+			End:     at.End(),
 			Message: fmt.Sprintf(c.spec.Formats[f.kind], subject, write, c.m.DelayedRetry(t.Msg)),
 			Related: []analysis.RelatedInformation{{
 				Pos: w.Call.Pos(), End: w.Call.End(), Message: "the DLQ write",
@@ -261,6 +283,11 @@ func (c *checker) report() {
 		if t.Helper && t.Inner.IsValid() {
 			d.Related = append(d.Related, analysis.RelatedInformation{
 				Pos: t.Inner, Message: inner,
+			})
+		}
+		if f.settle.ret != nil && f.handler.Ack.IsValid() {
+			d.Related = append(d.Related, analysis.RelatedInformation{
+				Pos: f.handler.Ack, Message: f.handler.Caller + " Acks the message here",
 			})
 		}
 		c.m.Report(c.pass, d)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/dataflow"
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // graph is a function's CFG with its Terms and DLQ writes placed in their
@@ -55,6 +56,10 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 			c.scan(n, func(ev *event) { evs = append(evs, ev) })
 			// Operands are evaluated before the call that takes them.
 			sort.SliceStable(evs, func(i, j int) bool { return evs[i].call.End() < evs[j].call.End() })
+			if ret, ok := n.(*ast.ReturnStmt); ok && c.handler != nil && c.isNilReturn(ret) {
+				// The caller Acks after the return's operands ran.
+				evs = append(evs, &event{ret: ret, settle: &contract.SettleCall{Settlement: profile.Done, Name: "return nil"}})
+			}
 			for _, ev := range evs {
 				ev.block, ev.node, ev.index = b, i, len(g.events[b])
 				switch {
@@ -71,6 +76,16 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 	}
 	g.reach = dataflow.NewReach(flow)
 	return g
+}
+
+// isNilReturn reports whether ret returns a nil error.
+func (c *checker) isNilReturn(ret *ast.ReturnStmt) bool {
+	for _, r := range c.m.NilReturns(&ast.BlockStmt{List: []ast.Stmt{ret}}) {
+		if r == ret {
+			return true
+		}
+	}
+	return false
 }
 
 // after calls f for each event reachable after ev without crossing a back
@@ -113,7 +128,9 @@ func (c *checker) checkAsyncWrite(g *graph, w *event) {
 		k = Spawned
 	}
 	g.after(w, func(e *event) bool {
-		if e.settle != nil && e.mode == plain && pairs(e.settle, w.write) {
+		// A handler's caller Acks after the deferred functions ran.
+		deferredBeforeCaller := k == DeferredAfter && e.ret != nil
+		if e.settle != nil && e.mode == plain && pairs(e.settle, w.write) && !deferredBeforeCaller {
 			c.record(k, e, w)
 		}
 		return true
@@ -178,7 +195,7 @@ func (c *checker) checkUnchecked(g *graph, w *event) {
 				if e.settle == nil || e.mode != plain || !pairs(e.settle, w.write) {
 					continue
 				}
-				if st.errVar != nil && mentions(e.call, st.errVar, c.pass.TypesInfo) {
+				if st.errVar != nil && mentions(e.syntax(), st.errVar, c.pass.TypesInfo) {
 					return // the error goes to the Term's helper, which decides
 				}
 				k := UncheckedWrite

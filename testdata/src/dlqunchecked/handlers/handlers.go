@@ -1,0 +1,67 @@
+// Package handlers registers handlers with a bus that Acks when they
+// return nil: returning nil around a lost DLQ write acks the message and
+// its evidence away.
+package handlers
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"ackretryable/handlers/bus"
+)
+
+type Projector struct {
+	js jetstream.JetStream
+}
+
+func (p *Projector) publishDLQ(ctx context.Context, msg jetstream.Msg) error {
+	_, err := p.js.Publish(ctx, "audit.DLQ", msg.Data())
+	return err
+}
+
+// The dead letter's failure is only logged, and the handler returns nil.
+func (p *Projector) project(ctx context.Context, msg jetstream.Msg) error {
+	if len(msg.Data()) == 0 {
+		if err := p.publishDLQ(ctx, msg); err != nil {
+			slog.Error("dead letter failed", "err", err)
+		}
+		return nil // want `returning nil \(bus.Subscribe then Acks the message\) on the failure path of the DLQ write p.publishDLQ loses the message and its evidence`
+	}
+	return nil
+}
+
+// The write's error is discarded.
+func (p *Projector) projectDiscard(ctx context.Context, msg jetstream.Msg) error {
+	_ = p.publishDLQ(ctx, msg)
+	return nil // want `returning nil \(bus.Subscribe then Acks the message\) after the DLQ write p.publishDLQ whose error is not checked`
+}
+
+// Not reported: the write is checked and its error returned.
+func (p *Projector) projectChecked(ctx context.Context, msg jetstream.Msg) error {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Not reported: not a handler.
+func (p *Projector) helper(ctx context.Context, msg jetstream.Msg) error {
+	_ = p.publishDLQ(ctx, msg)
+	return nil
+}
+
+// Not reported: a deferred write runs before the bus acks.
+func (p *Projector) projectDeferred(ctx context.Context, msg jetstream.Msg) error {
+	defer p.publishDLQ(ctx, msg)
+	return nil
+}
+
+func (p *Projector) Register(c jetstream.Consumer) {
+	_, _ = bus.Subscribe(c, p.project)
+	_, _ = bus.Subscribe(c, p.projectDiscard)
+	_, _ = bus.Subscribe(c, p.projectChecked)
+	_, _ = bus.Subscribe(c, p.projectDeferred)
+	_ = p.helper(context.Background(), nil)
+}
