@@ -89,8 +89,9 @@ type Model struct {
 	dlq           dlqState
 	effects       map[*types.Func][]helperEffect // effects of the package's functions on their message parameters
 	litEffects    map[*ast.FuncLit]*litEffects
-	handlerParams map[*types.Func]*handlerParams     // functions that Ack when a func-typed parameter returns nil
-	handlers      map[*ast.BlockStmt]*Handler        // bodies passed to such a parameter
+	handlerParams map[*types.Func]*handlerParams // functions that Ack when a func-typed parameter returns nil
+	handlers      map[*ast.BlockStmt]*Handler
+	payloadParams map[*types.Var]bool                // handler parameters that receive a message's payload        // bodies passed to such a parameter
 	calls         map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs   // memo: what function literals settle
 	transient     transientState
 }

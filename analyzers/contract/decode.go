@@ -87,6 +87,9 @@ func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Va
 		if !ok || v.Parent() == m.pkg.Scope() {
 			return out
 		}
+		if m.payloadParams[v] {
+			return addVar(out, v) // a handler's payload parameter: its message is the caller's
+		}
 		for _, a := range m.defs().reaching(v, e.Pos()) {
 			if a.index < 0 {
 				out = m.payloadMsgs(a.rhs, out, depth+1)

@@ -33,6 +33,9 @@ import (
 type HandlerFact struct {
 	Params    []int
 	Line, Col int
+	// Payload are the indexes of the handler's parameters the function
+	// passes the message's payload.
+	Payload []int
 }
 
 func (*HandlerFact) AFact() {}
@@ -43,8 +46,9 @@ func (f *HandlerFact) String() string {
 // handlerParams is what the package's functions do with their handler
 // parameters.
 type handlerParams struct {
-	params []int
-	ack    token.Pos
+	params  []int
+	ack     token.Pos
+	payload []int // arguments of the handler call that are the message's payload
 }
 
 // Handler describes a function body that is a handler: its caller Acks
@@ -54,6 +58,9 @@ type Handler struct {
 	Caller string
 	// Ack is the caller's Ack, when known.
 	Ack token.Pos
+	// Payload are the handler's parameters its caller passes the
+	// message's payload (h(ctx, msg.Data())).
+	Payload []*types.Var
 }
 
 // HandlerBodies returns the handler bodies of the package, in source
@@ -97,13 +104,32 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) {
 			if ack.IsValid() {
 				hp := m.handlerParams[fn]
 				if hp == nil {
-					hp = &handlerParams{ack: ack}
+					hp = &handlerParams{ack: ack, payload: m.payloadArgs(d.Body, p)}
 					m.handlerParams[fn] = hp
 				}
 				hp.params = append(hp.params, i)
 			}
 		}
 	}
+}
+
+// payloadArgs returns the indexes of the arguments of calls of p in body
+// that are a message's payload (p(ctx, msg.Data())).
+func (m *Model) payloadArgs(body *ast.BlockStmt, p *types.Var) []int {
+	var out []int
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || !m.callsVar(call, p) {
+			return true
+		}
+		for i, a := range call.Args {
+			if len(m.payloadMsgs(a, nil, 0)) > 0 && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // callsVar reports whether call calls the variable v (a parameter or a
@@ -298,24 +324,25 @@ func endsInReturn(b *ast.BlockStmt) bool {
 
 // handlerParamsOf returns fn's handler parameters and its Ack (any
 // package).
-func (m *Model) handlerParamsOf(fn *types.Func) ([]int, token.Pos) {
+func (m *Model) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, payload []int) {
 	fn = fn.Origin()
 	if fn.Pkg() == m.pkg {
 		if hp := m.handlerParams[fn]; hp != nil {
-			return hp.params, hp.ack
+			return hp.params, hp.ack, hp.payload
 		}
-		return nil, token.NoPos
+		return nil, token.NoPos, nil
 	}
 	if f := m.imported.handlers[fn]; f != nil {
-		return f.Params, m.siteIn(fn, f.Line, f.Col)
+		return f.Params, m.siteIn(fn, f.Line, f.Col), f.Payload
 	}
-	return nil, token.NoPos
+	return nil, token.NoPos, nil
 }
 
 // findHandlers marks the function bodies of the package passed to a
 // handler parameter.
 func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 	m.handlers = make(map[*ast.BlockStmt]*Handler)
+	m.payloadParams = make(map[*types.Var]bool)
 	if len(m.handlerParams) == 0 && len(m.imported.handlers) == 0 {
 		return
 	}
@@ -335,13 +362,23 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 			if fn == nil {
 				return true
 			}
-			params, ack := m.handlerParamsOf(fn)
+			params, ack, payload := m.handlerParamsOf(fn)
 			for _, i := range params {
 				if i >= len(call.Args) {
 					continue
 				}
-				if body := m.handlerBody(call.Args[i], declOf); body != nil && m.handlers[body] == nil {
-					m.handlers[body] = &Handler{Caller: calleeName(call.Fun), Ack: ack}
+				if body, ft := m.handlerBody(call.Args[i], declOf); body != nil && m.handlers[body] == nil {
+					h := &Handler{Caller: calleeName(call.Fun), Ack: ack}
+					vars := paramVars(m.info, ft)
+					for _, j := range payload {
+						if j < len(vars) && vars[j] != nil {
+							h.Payload = append(h.Payload, vars[j])
+						}
+					}
+					m.handlers[body] = h
+					for _, v := range h.Payload {
+						m.payloadParams[v] = true
+					}
 				}
 			}
 			return true
@@ -352,11 +389,11 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 // handlerBody returns the body of the function a handler argument
 // denotes: a function literal, or a function or method of the package
 // (named, as a method value, or instantiated).
-func (m *Model) handlerBody(arg ast.Expr, declOf map[*types.Func]*ast.FuncDecl) *ast.BlockStmt {
+func (m *Model) handlerBody(arg ast.Expr, declOf map[*types.Func]*ast.FuncDecl) (*ast.BlockStmt, *ast.FuncType) {
 	e := ast.Unparen(arg)
 	switch x := e.(type) {
 	case *ast.FuncLit:
-		return x.Body
+		return x.Body, x.Type
 	case *ast.IndexExpr:
 		e = ast.Unparen(x.X)
 	case *ast.IndexListExpr:
@@ -375,12 +412,12 @@ func (m *Model) handlerBody(arg ast.Expr, declOf map[*types.Func]*ast.FuncDecl) 
 	}
 	fn, ok := obj.(*types.Func)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	if d := declOf[fn.Origin()]; d != nil {
-		return d.Body
+		return d.Body, d.Type
 	}
-	return nil
+	return nil, nil
 }
 
 // exportHandlerFacts exports a HandlerFact for each function of the
@@ -388,7 +425,7 @@ func (m *Model) handlerBody(arg ast.Expr, declOf map[*types.Func]*ast.FuncDecl) 
 func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.handlerParams) {
 		hp := m.handlerParams[fn]
-		f := &HandlerFact{Params: slices.Clone(hp.params)}
+		f := &HandlerFact{Params: slices.Clone(hp.params), Payload: slices.Clone(hp.payload)}
 		decl, at := m.fset.Position(fn.Pos()), m.fset.Position(hp.ack)
 		if at.Filename == decl.Filename && at.Line >= decl.Line {
 			f.Line, f.Col = at.Line-decl.Line, at.Column

@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 	"github.com/retrylint/retrylint/analyzers/poisonack"
 )
@@ -28,4 +29,10 @@ func TestAcrossPackages(t *testing.T) {
 // Acks when they return nil.
 func TestHandlers(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), poisonack.Analyzer, "poisonack/handlers")
+}
+
+// TestPayloadFacts checks the fact of a bus that hands its handlers the
+// payload.
+func TestPayloadFacts(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "poisonack/databus")
 }

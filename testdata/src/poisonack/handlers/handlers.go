@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"ackretryable/handlers/bus"
+	"poisonack/databus"
 )
 
 type Order struct {
@@ -71,4 +72,38 @@ func Register(ctx context.Context, c jetstream.Consumer, msg jetstream.Msg) {
 		}
 		return nil
 	})
+}
+
+// A handler that receives the payload: its []byte parameter is the
+// message's data (CONTRACT.md, "The payload in a handler").
+func projectSession(ctx context.Context, data []byte) error {
+	var o Order
+	if err := json.Unmarshal(data, &o); err != nil {
+		return nil // want `returning nil on the decode failure of json.Unmarshal makes databus.Handle Ack the message`
+	}
+	return nil
+}
+
+// Not reported: the same handler returning the decode error.
+func projectRight(ctx context.Context, data []byte) error {
+	var o Order
+	if err := json.Unmarshal(data, &o); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Not reported: a []byte that is not the payload (not a handler).
+func parseConfig(data []byte) error {
+	var o Order
+	if err := json.Unmarshal(data, &o); err != nil {
+		return nil
+	}
+	return nil
+}
+
+func RegisterData(ctx context.Context, msg jetstream.Msg) {
+	databus.Handle(ctx, msg, projectSession)
+	databus.Handle(ctx, msg, projectRight)
+	_ = parseConfig(nil)
 }
