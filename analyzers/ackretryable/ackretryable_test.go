@@ -45,7 +45,7 @@ func TestDoc(t *testing.T) {
 // do not Ack.
 func TestHandlers(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/handlers/svc")
-	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus")
+	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus")
 }
 
 // TestDeferred runs the check over deferred Acks pending at returns.

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -144,9 +145,11 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if m.mayWriteDLQ {
 		m.inferDLQWriters(decls)
 	}
-	if m.maySettle {
+	if m.maySettle || slices.ContainsFunc(decls, hasHandlerDirective) {
 		m.inferEffects(decls)
-		m.inferHandlerParams(decls)
+		if err := m.inferHandlerParams(decls); err != nil {
+			return nil, err
+		}
 	}
 	m.findHandlers(decls)
 	if m.mayClassify {

@@ -1,10 +1,12 @@
 package contract
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -84,12 +86,20 @@ func (m *Model) HandlerOf(body *ast.BlockStmt) *Handler { return m.handlers[body
 // A parameter counts when the function calls it, or stores it in a struct
 // field (a composite literal or an assignment) that a method of the
 // package calls that way: the bus that keeps its handler in a field.
-func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) {
+func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) error {
 	m.handlerParams = make(map[*types.Func]*handlerParams)
 	fields := m.handlerFields(decls)
 	for _, d := range decls {
 		fn, _ := m.info.Defs[d.Name].(*types.Func)
 		if fn == nil || d.Body == nil {
+			continue
+		}
+		i, err := m.handlerDirective(d)
+		if err != nil {
+			return err
+		}
+		if i >= 0 {
+			m.handlerParams[fn] = &handlerParams{params: []int{i}, ack: d.Name.Pos()}
 			continue
 		}
 		params := paramVars(m.info, d.Type)
@@ -111,6 +121,7 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) {
 			}
 		}
 	}
+	return nil
 }
 
 // payloadArgs returns the indexes of the arguments of calls of p in body
@@ -130,6 +141,47 @@ func (m *Model) payloadArgs(body *ast.BlockStmt, p *types.Var) []int {
 		return true
 	})
 	return out
+}
+
+// HandlerDirective, in the doc comment of a function, names a func-typed
+// parameter whose nil result the function turns into an Ack, for a bus the
+// inference cannot follow: //retrylint:handler h.
+const HandlerDirective = "//retrylint:handler"
+
+// handlerDirective returns the parameter a //retrylint:handler directive
+// of d names, and an error when the directive names no parameter of d of
+// type func(...) error.
+func (m *Model) handlerDirective(d *ast.FuncDecl) (int, error) {
+	if d.Doc == nil {
+		return -1, nil
+	}
+	for _, c := range d.Doc.List {
+		rest, ok := strings.CutPrefix(c.Text, HandlerDirective)
+		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+			continue
+		}
+		name := strings.TrimSpace(rest)
+		for i, p := range paramVars(m.info, d.Type) {
+			if p != nil && p.Name() == name && returnsError(p.Type()) {
+				return i, nil
+			}
+		}
+		return -1, fmt.Errorf("%s: %s %q names no parameter of %s of type func(...) error",
+			m.fset.Position(c.Pos()), HandlerDirective, name, d.Name.Name)
+	}
+	return -1, nil
+}
+
+func hasHandlerDirective(d *ast.FuncDecl) bool {
+	if d.Doc == nil {
+		return false
+	}
+	for _, c := range d.Doc.List {
+		if strings.HasPrefix(c.Text, HandlerDirective) {
+			return true
+		}
+	}
+	return false
 }
 
 // callsVar reports whether call calls the variable v (a parameter or a

@@ -432,3 +432,32 @@ func TestSyntaxErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBadHandlerDirective checks that a //retrylint:handler directive
+// naming no func-typed parameter fails the package's analysis with one
+// line that names the directive's place, instead of being ignored.
+func TestBadHandlerDirective(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/bus\n\ngo 1.26\n",
+		"bus.go": `package bus
+
+import "context"
+
+// Run calls h.
+//
+//retrylint:handler handler
+func Run(ctx context.Context, h func(context.Context) error) {
+	_ = h(ctx)
+}
+`,
+	})
+	r := runIn(t, dir, binary, "./...")
+	if r.code != 1 {
+		t.Fatalf("exit status %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], `bus.go:7:1: //retrylint:handler "handler" names no parameter of Run of type func(...) error`) {
+		t.Errorf("stderr = %q, want one line with the directive's place and problem", r.stderr)
+	}
+}

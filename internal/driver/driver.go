@@ -370,6 +370,9 @@ func collect(graph *checker.Graph) (findings []finding, failures []string) {
 	seen := make(map[string]bool)
 	for act := range graph.All() {
 		if act.Err != nil {
+			if strings.HasPrefix(act.Err.Error(), "failed prerequisites:") {
+				continue // the prerequisite's own failure is reported
+			}
 			msg := fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err)
 			if !seen[msg] {
 				seen[msg] = true

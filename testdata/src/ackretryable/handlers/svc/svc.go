@@ -14,6 +14,7 @@ import (
 
 	"ackretryable/handlers/bus"
 	"ackretryable/handlers/fieldbus"
+	"ackretryable/handlers/tablebus"
 	"retrykit"
 )
 
@@ -118,4 +119,16 @@ func (s *Service) handleSet(ctx context.Context, msg jetstream.Msg) error {
 func (s *Service) RegisterStored() {
 	c := fieldbus.NewConsumer(s.handleStored)
 	c.SetHandler(s.handleSet)
+}
+
+// Registered with a bus marked //retrylint:handler.
+func (s *Service) handleTabled(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `retryable error err from reserve is dropped: returning nil makes tablebus.Run Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) RegisterTabled(ctx context.Context, msg jetstream.Msg) {
+	tablebus.Run(ctx, msg, s.handleTabled)
 }
