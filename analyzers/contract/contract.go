@@ -87,14 +87,15 @@ type Model struct {
 	msgTypes  map[types.Type]*profile.Profile // memo of messageProfile
 	frozen    bool                            // set when Run is done: the memo maps below are complete
 
-	dlq           dlqState
-	effects       map[*types.Func][]helperEffect // effects of the package's functions on their message parameters
-	litEffects    map[*ast.FuncLit]*litEffects
-	handlerParams map[*types.Func]*handlerParams // functions that Ack when a func-typed parameter returns nil
-	handlers      map[*ast.BlockStmt]*Handler
-	payloadParams map[*types.Var]bool                // handler parameters that receive a message's payload        // bodies passed to such a parameter
-	calls         map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs   // memo: what function literals settle
-	transient     transientState
+	dlq              dlqState
+	effects          map[*types.Func][]helperEffect     // effects of the package's functions on their message parameters
+	litEffects       map[*ast.FuncLit]*litEffects       // memo: what function literals settle
+	handlerParams    map[*types.Func]*handlerParams     // functions that Ack when a func-typed parameter returns nil
+	handlers         map[*ast.BlockStmt]*Handler        // bodies passed to such a parameter
+	payloadParams    map[*types.Var]bool                // handler parameters that receive a message's payload
+	handlerFieldAcks map[*types.Var]token.Pos           // func-typed fields called and Acked on nil, with the Ack
+	calls            map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
+	transient        transientState
 }
 
 // Config returns the configuration the model was built with.

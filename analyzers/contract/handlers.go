@@ -89,6 +89,7 @@ func (m *Model) HandlerOf(body *ast.BlockStmt) *Handler { return m.handlers[body
 func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) error {
 	m.handlerParams = make(map[*types.Func]*handlerParams)
 	fields := m.handlerFields(decls)
+	m.handlerFieldAcks = fields
 	for _, d := range decls {
 		fn, _ := m.info.Defs[d.Name].(*types.Func)
 		if fn == nil || d.Body == nil {
@@ -293,7 +294,7 @@ func (m *Model) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr)
 				ack = m.firstAck(ifs.Body)
 			case ifs.Else != nil:
 				ack = m.firstAck(ifs.Else)
-			case endsInReturn(ifs.Body):
+			case leavesBlock(ifs.Body):
 				ack = m.firstAck(&ast.BlockStmt{List: list[i+1:]})
 			}
 		}
@@ -365,13 +366,25 @@ func (m *Model) firstAck(n ast.Node) token.Pos {
 	return pos
 }
 
-// endsInReturn reports whether a block's last statement returns.
-func endsInReturn(b *ast.BlockStmt) bool {
+// leavesBlock reports whether a block's last statement leaves the
+// statement list that holds the block's if: a return, a continue, break
+// or goto, or a panic.
+func leavesBlock(b *ast.BlockStmt) bool {
 	if len(b.List) == 0 {
 		return false
 	}
-	_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
-	return ok
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		return ok && id.Name == "panic"
+	}
+	return false
 }
 
 // handlerParamsOf returns fn's handler parameters and its Ack (any
@@ -406,6 +419,10 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 	}
 	for _, f := range m.files {
 		ast.Inspect(f, func(n ast.Node) bool {
+			if kv, ok := n.(*ast.KeyValueExpr); ok {
+				m.handlerInField(kv, declOf) // &Worker{handle: s.handleX}
+				return true
+			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -438,14 +455,31 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 	}
 }
 
+// handlerInField marks the handler a composite literal stores in a
+// handler field of the package.
+func (m *Model) handlerInField(kv *ast.KeyValueExpr, declOf map[*types.Func]*ast.FuncDecl) {
+	key, ok := kv.Key.(*ast.Ident)
+	if !ok {
+		return
+	}
+	field, ok := m.info.Uses[key].(*types.Var)
+	if !ok || !m.handlerFieldAcks[field].IsValid() {
+		return
+	}
+	if body, _ := m.handlerBody(kv.Value, declOf); body != nil && m.handlers[body] == nil {
+		m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field]}
+	}
+}
+
 // handlerBody returns the body of the function a handler argument
 // denotes: a function literal, or a function or method of the package
 // (named, as a method value, or instantiated).
 func (m *Model) handlerBody(arg ast.Expr, declOf map[*types.Func]*ast.FuncDecl) (*ast.BlockStmt, *ast.FuncType) {
 	e := ast.Unparen(arg)
+	if lit := m.funcLitOf(e); lit != nil {
+		return lit.Body, lit.Type // a literal, or a local variable bound to one
+	}
 	switch x := e.(type) {
-	case *ast.FuncLit:
-		return x.Body, x.Type
 	case *ast.IndexExpr:
 		e = ast.Unparen(x.X)
 	case *ast.IndexListExpr:

@@ -132,3 +132,39 @@ func (s *Service) handleTabled(ctx context.Context, msg jetstream.Msg) error {
 func (s *Service) RegisterTabled(ctx context.Context, msg jetstream.Msg) {
 	tablebus.Run(ctx, msg, s.handleTabled)
 }
+
+// A worker of this package keeps its handler in a field and loops over a
+// batch, continuing past a failed message.
+type worker struct {
+	handle func(context.Context, jetstream.Msg) error
+}
+
+func (w *worker) run(ctx context.Context, batch []jetstream.Msg) {
+	for _, msg := range batch {
+		if err := w.handle(ctx, msg); err != nil {
+			_ = msg.NakWithDelay(time.Second)
+			continue
+		}
+		_ = msg.Ack()
+	}
+}
+
+func (s *Service) handleBatched(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `retryable error err from reserve is dropped: returning nil makes the handle field's caller Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) NewBatchWorker() *worker { return &worker{handle: s.handleBatched} }
+
+// A closure held in a variable, then registered.
+func (s *Service) RegisterVar(c jetstream.Consumer) {
+	onPaid := func(ctx context.Context, msg jetstream.Msg) error {
+		if err := s.reserve(ctx, msg.Data()); err != nil {
+			return nil // want `retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message`
+		}
+		return nil
+	}
+	_, _ = bus.Subscribe(c, onPaid)
+}
