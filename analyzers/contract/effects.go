@@ -301,6 +301,32 @@ const (
 	CondAfterNoRetry    EffectCond = "no-retry" // only after a classification said no retry intent
 )
 
+// unconditional reports whether call runs whenever body runs to its end:
+// it is evaluated by a top-level statement of body (in an if statement's
+// init or condition, not its branches) with no return before it. A
+// settlement under any other condition (a switch on an action, a flag) is
+// not "always".
+func unconditional(body *ast.BlockStmt, call *ast.CallExpr) bool {
+	for _, stmt := range body.List {
+		var evaluated []ast.Node
+		switch s := stmt.(type) {
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
+			evaluated = []ast.Node{s}
+		case *ast.IfStmt:
+			evaluated = []ast.Node{s.Init, s.Cond}
+		}
+		for _, n := range evaluated {
+			if n != nil && n.Pos() <= call.Pos() && call.End() <= n.End() {
+				return true
+			}
+		}
+		if containsReturn(stmt) {
+			return false
+		}
+	}
+	return false
+}
+
 // firstErrorParam returns the index of fn's first error parameter, or -1.
 func firstErrorParam(fn *types.Func) int {
 	sig, ok := fn.Type().(*types.Signature)
@@ -338,7 +364,9 @@ func (m *Model) inferEffectConds(decls []*ast.FuncDecl) {
 				continue
 			}
 			if errVar == nil {
-				effects[i].cond = CondAlways
+				if unconditional(d.Body, e.call) {
+					effects[i].cond = CondAlways
+				}
 				continue
 			}
 			vf, ok := paths.VarAt(e.call, errVar)
@@ -354,7 +382,7 @@ func (m *Model) inferEffectConds(decls []*ast.FuncDecl) {
 				effects[i].cond = CondAfterNoRetry
 			case vf.NonNil:
 				effects[i].cond = CondNonNilUnclassed
-			case !vf.Classified:
+			case !vf.Classified && unconditional(d.Body, e.call):
 				effects[i].cond = CondAlways
 			}
 		}

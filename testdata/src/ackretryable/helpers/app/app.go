@@ -64,3 +64,11 @@ func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
 		settle.Drop(msg, errors.New("fresh"))
 	}
 }
+
+// Not reported: SettleAs Acks only for AckIt, under a switch: not judged.
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return settle.SettleAs(msg, settle.RetryIt)
+	}
+	return settle.SettleAs(msg, settle.AckIt)
+}

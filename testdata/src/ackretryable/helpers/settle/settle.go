@@ -70,3 +70,22 @@ func RetryClassified(msg jetstream.Msg, err error) error {
 	}
 	return msg.Term()
 }
+
+// Action is what SettleAs does with a message.
+type Action int
+
+const (
+	AckIt Action = iota
+	RetryIt
+)
+
+// SettleAs Acks or retries by the action it is given: its Ack is not
+// "always".
+func SettleAs(msg jetstream.Msg, a Action) error {
+	switch a {
+	case AckIt:
+		return msg.Ack()
+	default:
+		return msg.NakWithDelay(time.Second)
+	}
+}
