@@ -35,7 +35,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		FactTypes: []analysis.Fact{
 			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
 			new(EffectsFact), new(ClassifierFact), new(RetryableVarFact),
-			new(cfgs.NoReturnFact), new(HandlerFact),
+			new(cfgs.NoReturnFact), new(HandlerFact), new(MiddlewareFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -94,6 +94,7 @@ type Model struct {
 	handlers         map[*ast.BlockStmt]*Handler        // bodies passed to such a parameter
 	payloadParams    map[*types.Var]bool                // handler parameters that receive a message's payload
 	handlerFieldAcks map[*types.Var]token.Pos           // func-typed fields called and Acked on nil, with the Ack
+	middleware       map[*types.Func][]int              // functions that wrap their handler parameters
 	calls            map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
 	transient        transientState
 }
@@ -152,6 +153,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			return nil, err
 		}
 	}
+	m.inferMiddleware(decls)
 	m.findHandlers(decls)
 	if m.mayClassify {
 		m.inferClassifiers(decls)
@@ -189,6 +191,7 @@ func (m *Model) exportFacts(pass *analysis.Pass) {
 	}
 	m.exportDLQFacts(pass)
 	m.exportHandlerFacts(pass)
+	m.exportMiddlewareFacts(pass)
 	m.exportEffectsFacts(pass)
 	m.exportClassifierFacts(pass)
 }

@@ -433,25 +433,129 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 			}
 			params, ack, payload := m.handlerParamsOf(fn)
 			for _, i := range params {
-				if i >= len(call.Args) {
-					continue
-				}
-				if body, ft := m.handlerBody(call.Args[i], declOf); body != nil && m.handlers[body] == nil {
-					h := &Handler{Caller: calleeName(call.Fun), Ack: ack}
-					vars := paramVars(m.info, ft)
-					for _, j := range payload {
-						if j < len(vars) && vars[j] != nil {
-							h.Payload = append(h.Payload, vars[j])
-						}
-					}
-					m.handlers[body] = h
-					for _, v := range h.Payload {
-						m.payloadParams[v] = true
-					}
+				if i < len(call.Args) {
+					m.markHandler(call.Args[i], calleeName(call.Fun), ack, payload, declOf, 0)
 				}
 			}
 			return true
 		})
+	}
+}
+
+// markHandler marks the function a handler argument denotes, and, when
+// the argument is a call of middleware (a function that returns a closure
+// calling its handler parameter and returning its result), the handler
+// the middleware wraps.
+func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload []int, declOf map[*types.Func]*ast.FuncDecl, depth int) {
+	if depth > maxDepth {
+		return
+	}
+	if call, ok := ast.Unparen(arg).(*ast.CallExpr); ok {
+		if fn := StaticCallee(m.info, call); fn != nil {
+			for _, j := range m.middlewareParams(fn) {
+				if j < len(call.Args) {
+					m.markHandler(call.Args[j], caller, ack, payload, declOf, depth+1)
+				}
+			}
+		}
+		return
+	}
+	body, ft := m.handlerBody(arg, declOf)
+	if body == nil || m.handlers[body] != nil {
+		return
+	}
+	h := &Handler{Caller: caller, Ack: ack}
+	vars := paramVars(m.info, ft)
+	for _, j := range payload {
+		if j < len(vars) && vars[j] != nil {
+			h.Payload = append(h.Payload, vars[j])
+		}
+	}
+	m.handlers[body] = h
+	for _, v := range h.Payload {
+		m.payloadParams[v] = true
+	}
+}
+
+// MiddlewareFact marks a function that returns a closure calling its
+// func-typed parameters Params and returning their result: what it is
+// given is a handler wherever what it returns is one.
+type MiddlewareFact struct {
+	Params []int
+}
+
+func (*MiddlewareFact) AFact() {}
+func (f *MiddlewareFact) String() string {
+	return "wraps handler param " + joinInts(f.Params)
+}
+
+// middlewareParams returns the handler parameters fn (any package) wraps.
+func (m *Model) middlewareParams(fn *types.Func) []int {
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg {
+		return m.middleware[fn]
+	}
+	if f := m.imported.middleware[fn]; f != nil {
+		return f.Params
+	}
+	return nil
+}
+
+// inferMiddleware finds the package's functions that return a function
+// literal (possibly converted) whose body returns the result of calling
+// one of their func-typed parameters.
+func (m *Model) inferMiddleware(decls []*ast.FuncDecl) {
+	m.middleware = make(map[*types.Func][]int)
+	for _, d := range decls {
+		fn, _ := m.info.Defs[d.Name].(*types.Func)
+		if fn == nil || d.Body == nil {
+			continue
+		}
+		for i, p := range paramVars(m.info, d.Type) {
+			if p != nil && returnsError(p.Type()) && m.returnsWrapper(d.Body, p) {
+				m.middleware[fn] = append(m.middleware[fn], i)
+			}
+		}
+	}
+}
+
+// returnsWrapper reports whether body returns a function literal that
+// returns the result of a call of p.
+func (m *Model) returnsWrapper(body *ast.BlockStmt, p *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || found || len(ret.Results) != 1 {
+			return !found
+		}
+		e := ast.Unparen(ret.Results[0])
+		if conv, ok := e.(*ast.CallExpr); ok && len(conv.Args) == 1 {
+			if tv, ok := m.info.Types[conv.Fun]; ok && tv.IsType() {
+				e = ast.Unparen(conv.Args[0]) // Handler(func(...) error { ... })
+			}
+		}
+		lit, ok := e.(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 {
+				if call, ok := ast.Unparen(r.Results[len(r.Results)-1]).(*ast.CallExpr); ok && m.callsVar(call, p) {
+					found = true
+				}
+			}
+			return !found
+		})
+		return false
+	})
+	return found
+}
+
+// exportMiddlewareFacts exports a MiddlewareFact for each middleware
+// function of the package.
+func (m *Model) exportMiddlewareFacts(pass *analysis.Pass) {
+	for _, fn := range sortedKeys(m.middleware) {
+		pass.ExportObjectFact(fn, &MiddlewareFact{Params: slices.Clone(m.middleware[fn])})
 	}
 }
 

@@ -21,6 +21,7 @@ type importedFacts struct {
 	classifiers map[*types.Func]ClassifierKind
 	noReturn    map[*types.Func]bool
 	handlers    map[*types.Func]*HandlerFact
+	middleware  map[*types.Func]*MiddlewareFact
 }
 
 // importFacts reads every fact of the packages pass depends on.
@@ -34,6 +35,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		classifiers: make(map[*types.Func]ClassifierKind),
 		noReturn:    make(map[*types.Func]bool),
 		handlers:    make(map[*types.Func]*HandlerFact),
+		middleware:  make(map[*types.Func]*MiddlewareFact),
 	}
 	for _, of := range pass.AllObjectFacts() {
 		if of.Object.Pkg() == pass.Pkg {
@@ -59,6 +61,8 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			imp.noReturn[fn] = true
 		case *HandlerFact:
 			imp.handlers[fn] = f
+		case *MiddlewareFact:
+			imp.middleware[fn] = f
 		}
 	}
 	return imp

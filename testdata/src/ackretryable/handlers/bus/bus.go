@@ -53,3 +53,20 @@ func Retry(attempts int, f func() error) error {
 	}
 	return err
 }
+
+// Logging is middleware: the closure it returns calls next and returns
+// its result.
+func Logging(next Handler) Handler { // want Logging:"wraps handler param 0"
+	return func(ctx context.Context, msg jetstream.Msg) error {
+		println("handling", msg.Subject())
+		return next(ctx, msg)
+	}
+}
+
+// Swallow is not middleware: its closure drops what f returns.
+func Swallow(f Handler) Handler {
+	return func(ctx context.Context, msg jetstream.Msg) error {
+		_ = f(ctx, msg)
+		return nil
+	}
+}

@@ -168,3 +168,24 @@ func (s *Service) RegisterVar(c jetstream.Consumer) {
 	}
 	_, _ = bus.Subscribe(c, onPaid)
 }
+
+// Registered through middleware that wraps it.
+func (s *Service) handleWrapped(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+// Not reported as a handler: Swallow does not return what it wraps.
+func (s *Service) handleSwallowed(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil
+	}
+	return nil
+}
+
+func (s *Service) RegisterWrapped(c jetstream.Consumer) {
+	_, _ = bus.Subscribe(c, bus.Logging(s.handleWrapped))
+	_, _ = bus.Subscribe(c, bus.Swallow(s.handleSwallowed))
+}
