@@ -460,6 +460,12 @@ func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload 
 		}
 		return
 	}
+	if values, ok := m.routeValues(arg); ok {
+		for _, v := range values {
+			m.markHandler(v, caller, ack, payload, declOf, depth+1)
+		}
+		return
+	}
 	body, ft := m.handlerBody(arg, declOf)
 	if body == nil || m.handlers[body] != nil {
 		return
@@ -475,6 +481,67 @@ func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload 
 	for _, v := range h.Payload {
 		m.payloadParams[v] = true
 	}
+}
+
+// routeValues returns the function values a handler argument takes from a
+// map or slice of routes: routes[subject], or the value of a range over
+// routes, where routes is a local variable built from a composite literal
+// or by stores into its elements.
+func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
+	var container ast.Expr
+	switch a := ast.Unparen(arg).(type) {
+	case *ast.IndexExpr:
+		if t := m.info.TypeOf(a.X); isValid(t) {
+			switch t.Underlying().(type) {
+			case *types.Map, *types.Slice:
+				container = a.X
+			}
+		}
+	case *ast.Ident:
+		v, ok := m.info.Uses[a].(*types.Var)
+		if !ok {
+			return nil, false
+		}
+		defs := m.defs().reaching(v, a.Pos())
+		if len(defs) != 1 {
+			return nil, false
+		}
+		if rs, ok := defs[0].container.(*ast.RangeStmt); ok && defs[0].rhs == nil && rs.Value != nil && m.info.Defs[identOf(rs.Value)] == v {
+			container = rs.X
+		}
+	}
+	id, ok := ast.Unparen(container).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	routes, ok := m.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil, false
+	}
+	var out []ast.Expr
+	for _, a := range m.defs().defs[routes] {
+		lit, ok := ast.Unparen(a.rhs).(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		for _, elt := range lit.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
+			}
+			out = append(out, elt)
+		}
+	}
+	for _, s := range m.defs().stores[routes] {
+		if !s.viaCall {
+			out = append(out, s.rhs) // routes["orders.created"] = s.handleCreated
+		}
+	}
+	return out, true
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }
 
 // MiddlewareFact marks a function that returns a closure calling its

@@ -189,3 +189,30 @@ func (s *Service) RegisterWrapped(c jetstream.Consumer) {
 	_, _ = bus.Subscribe(c, bus.Logging(s.handleWrapped))
 	_, _ = bus.Subscribe(c, bus.Swallow(s.handleSwallowed))
 }
+
+// Handlers in a map of routes, subscribed in a loop and by lookup.
+func (s *Service) handleRouted(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) handleLookedUp(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `returning nil makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) RegisterRoutes(c jetstream.Consumer) {
+	routes := map[string]bus.Handler{
+		"orders.routed": s.handleRouted,
+	}
+	for _, h := range routes {
+		_, _ = bus.Subscribe(c, h)
+	}
+	byName := map[string]bus.Handler{}
+	byName["orders.looked-up"] = s.handleLookedUp
+	_, _ = bus.Subscribe(c, byName["orders.looked-up"])
+}
