@@ -20,14 +20,16 @@ import (
 // value, or a function literal, passed there is a handler, and in a
 // handler `return nil` is an Ack of the message its caller holds.
 //
-// What is followed so far: the parameter called directly, or stored in a
-// struct field that a function of the package calls; its error tested
-// with err != nil (the Ack in the else branch, or after the if when the
-// if's body ends in a return) or err == nil (the Ack in the body); handler
-// values passed directly, in the same package as the call. Not yet: maps
-// of routes, middleware that wraps handlers, registration in another
-// package than the handler's, and buses that decide the settlement through
-// a table (this project's runtime/bus).
+// What is followed: the parameter called directly, or stored in a struct
+// field that a function of the package calls; its error tested with
+// err != nil (the Ack in the else branch, or after the if when the if's
+// body leaves the list: return, continue, break, panic) or err == nil (the
+// Ack in the body); handler values passed directly, held in variables,
+// wrapped by middleware (MiddlewareFact), or kept in maps and slices of
+// routes, in the package that declares them; //retrylint:handler for the
+// rest. Not yet: registration in another package than the handler's, and
+// buses that decide the settlement through a table (this project's
+// runtime/bus).
 
 // HandlerFact marks a function that calls its func-typed parameters
 // Params and Acks a message when they return nil. Line and Col locate the
