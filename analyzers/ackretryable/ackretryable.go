@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -93,91 +92,21 @@ func (c *checker) checkHelpers() {
 // change anything.
 func (c *checker) checkDeferred() {
 	for _, bc := range c.m.AckCallsByBody(contract.AckCall.IsAck) {
-		for _, d := range topLevelDeferredAcks(bc.Body, bc.Calls) {
-			paths := c.m.ErrorPaths(bc.Body)
-			ast.Inspect(bc.Body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false
-				case *ast.BlockStmt:
-					for _, st := range n.List {
-						ret, ok := st.(*ast.ReturnStmt)
-						if !ok || ret.Pos() < d.stmt.End() {
-							continue
-						}
-						*c.at = ret.Pos()
-						facts, ok := paths.AtReturn(ret)
-						if !ok || facts.ErrorBranch == nil || c.settledBefore(n, ret, d.ack) {
-							continue
-						}
-						c.reportDeferred(ret, d, facts.ErrorBranch)
-					}
-				}
-				return true
-			})
-		}
-	}
-}
-
-type deferredAck struct {
-	stmt *ast.DeferStmt
-	ack  contract.AckCall
-}
-
-// topLevelDeferredAcks returns the deferred Acks among calls that are
-// statements of body itself: they run at every return after them.
-func topLevelDeferredAcks(body *ast.BlockStmt, calls []contract.AckCall) []deferredAck {
-	var out []deferredAck
-	for _, st := range body.List {
-		ds, ok := st.(*ast.DeferStmt)
-		if !ok {
-			continue
-		}
-		for _, a := range calls {
-			if a.Call == ds.Call {
-				out = append(out, deferredAck{ds, a})
+		paths := c.m.ErrorPaths(bc.Body)
+		for _, ret := range contract.Returns(bc.Body) {
+			d, pending := c.m.DeferredAckAt(bc.Body, ret)
+			if !pending {
+				continue
+			}
+			*c.at = ret.Pos()
+			if facts, ok := paths.AtReturn(ret); ok && facts.ErrorBranch != nil {
+				c.reportDeferred(ret, d, facts.ErrorBranch)
 			}
 		}
 	}
-	return out
 }
 
-// settledBefore reports whether block settles the deferred Ack's message
-// before ret (a Nak, NakWithDelay or Term statement).
-func (c *checker) settledBefore(block *ast.BlockStmt, ret *ast.ReturnStmt, ack contract.AckCall) bool {
-	found := false
-	for _, st := range block.List {
-		if st.Pos() >= ret.Pos() {
-			break
-		}
-		ast.Inspect(st, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return !found
-			}
-			if a, ok := c.m.AsAckCall(call); ok && !a.IsAck() && types.ExprString(a.Recv) == types.ExprString(ack.Recv) {
-				found = true
-			}
-			return !found
-		})
-	}
-	return found || c.returnsSettlement(ret, ack)
-}
-
-// returnsSettlement reports whether ret returns a settlement of the
-// message: return msg.NakWithDelay(d).
-func (c *checker) returnsSettlement(ret *ast.ReturnStmt, ack contract.AckCall) bool {
-	for _, r := range ret.Results {
-		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok {
-			if a, ok := c.m.AsAckCall(call); ok && !a.IsAck() && types.ExprString(a.Recv) == types.ExprString(ack.Recv) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func (c *checker) reportDeferred(ret *ast.ReturnStmt, d deferredAck, b *contract.ErrorBranch) {
+func (c *checker) reportDeferred(ret *ast.ReturnStmt, d contract.DeferredAck, b *contract.ErrorBranch) {
 	what := "a retryable error"
 	if b.Err != nil {
 		what = "retryable error " + b.Err.Name()
@@ -190,8 +119,8 @@ func (c *checker) reportDeferred(ret *ast.ReturnStmt, d deferredAck, b *contract
 	diag := analysis.Diagnostic{
 		Pos: ret.Pos(), End: ret.End(),
 		Message: fmt.Sprintf("the deferred %s runs at this return in the error branch of %s and acknowledges the transient failure as done: "+
-			"%s its retry delay before returning, or Ack explicitly on success only", d.ack.Method, what, c.m.DelayedRetry(d.ack.Recv)),
-		Related: []analysis.RelatedInformation{{Pos: d.stmt.Pos(), End: d.stmt.End(), Message: "the deferred " + d.ack.Method}},
+			"%s its retry delay before returning, or Ack explicitly on success only", d.Ack.Method, what, c.m.DelayedRetry(d.Ack.Recv)),
+		Related: []analysis.RelatedInformation{{Pos: d.Stmt.Pos(), End: d.Stmt.End(), Message: "the deferred " + d.Ack.Method}},
 	}
 	c.m.Report(c.pass, diag)
 }

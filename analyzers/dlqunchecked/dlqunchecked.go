@@ -35,6 +35,7 @@ var spec = &ordering.Spec{
 	},
 	Verb:           "Ack",
 	HandlerReturns: true,
+	DeferredAcks:   true,
 	Formats: [...]string{
 		ordering.Before:         "%s before the DLQ write%s: if the write fails the message and its evidence are gone; write the DLQ and check its error first, on failure %[3]s and return",
 		ordering.DeferredAfter:  "%s before the deferred DLQ write%s runs: if the write fails the message and its evidence are gone; write the DLQ and check its error first, on failure %[3]s and return",

@@ -80,6 +80,7 @@ func (c *checker) checkBody(body *ast.BlockStmt) {
 		case *ast.IfStmt:
 			if dec, branch, ok := c.decodeFailure(n); ok {
 				c.judge(dec, branch, handler)
+				c.judgeDeferred(dec, branch, body)
 			}
 		}
 		return true
@@ -164,6 +165,35 @@ func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *con
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: handler.Ack, Message: handler.Caller + " Acks the message here"})
 		}
 		c.m.Report(c.pass, d)
+	}
+}
+
+// judgeDeferred reports a return on a decode-failure path at which a
+// pending `defer msg.Ack()` acks the decoded message: the payload is gone.
+// A path that writes the DLQ is left to the ordering checks.
+func (c *checker) judgeDeferred(dec contract.Decode, branch, body *ast.BlockStmt) {
+	wrote := false
+	inspectCalls(branch, func(call *ast.CallExpr) {
+		wrote = wrote || c.m.IsDLQWrite(call)
+	})
+	if wrote {
+		return
+	}
+	for _, ret := range contract.Returns(branch) {
+		d, pending := c.m.DeferredAckAt(body, ret)
+		if !pending || !sameMessage(dec.Msgs, c.m.MessageDeps(d.Ack.Recv)) {
+			continue
+		}
+		*c.at = ret.Pos()
+		c.m.Report(c.pass, analysis.Diagnostic{
+			Pos: ret.Pos(), End: ret.End(),
+			Message: fmt.Sprintf("the deferred %s runs at this return on the decode failure of %s and drops the undecodable payload as if it were handled: "+
+				"%s (5s) and dead-letter it at the delivery cap", d.Ack.Method, dec.Name, c.m.DelayedRetry(d.Ack.Recv)),
+			Related: []analysis.RelatedInformation{
+				{Pos: d.Stmt.Pos(), End: d.Stmt.End(), Message: "the deferred " + d.Ack.Method},
+				{Pos: dec.Call.Pos(), End: dec.Call.End(), Message: "the decode"},
+			},
+		})
 	}
 }
 

@@ -35,6 +35,9 @@ type Spec struct {
 	// HandlerReturns makes a handler's `return nil` a settlement: its
 	// caller Acks the message (for the checks of Acks).
 	HandlerReturns bool
+	// DeferredAcks makes a return at which a `defer msg.Ack()` runs a
+	// settlement of that message.
+	DeferredAcks bool
 }
 
 // Run runs the check spec describes over one package; *at follows the
@@ -152,11 +155,12 @@ const (
 // event is a settlement or a DLQ write in a function's CFG: a call, or a
 // handler's `return nil` (ret set, call nil).
 type event struct {
-	call   *ast.CallExpr
-	ret    *ast.ReturnStmt
-	mode   mode
-	settle *contract.SettleCall
-	write  *contract.DLQWrite
+	call     *ast.CallExpr
+	ret      *ast.ReturnStmt
+	deferred *contract.DeferredAck // the deferred Ack a return event runs
+	mode     mode
+	settle   *contract.SettleCall
+	write    *contract.DLQWrite
 
 	block *cfg.Block
 	node  int // index in block.Nodes
@@ -260,6 +264,8 @@ func (c *checker) report() {
 		verb := c.spec.Verb
 		subject, inner := t.Name, "the "+verb+" inside "+t.Name
 		switch {
+		case f.settle.deferred != nil:
+			subject = "the deferred " + f.settle.deferred.Ack.Method + " (running at this return)"
 		case f.settle.ret != nil:
 			subject = "returning nil (" + f.handler.Caller + " then Acks the message)"
 		case t.Helper && t.Name == "":
@@ -285,7 +291,11 @@ func (c *checker) report() {
 				Pos: t.Inner, Message: inner,
 			})
 		}
-		if f.settle.ret != nil && f.handler.Ack.IsValid() {
+		if dq := f.settle.deferred; dq != nil {
+			d.Related = append(d.Related, analysis.RelatedInformation{
+				Pos: dq.Stmt.Pos(), End: dq.Stmt.End(), Message: "the deferred " + dq.Ack.Method,
+			})
+		} else if f.settle.ret != nil && f.handler.Ack.IsValid() {
 			d.Related = append(d.Related, analysis.RelatedInformation{
 				Pos: f.handler.Ack, Message: f.handler.Caller + " Acks the message here",
 			})

@@ -56,9 +56,17 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 			c.scan(n, func(ev *event) { evs = append(evs, ev) })
 			// Operands are evaluated before the call that takes them.
 			sort.SliceStable(evs, func(i, j int) bool { return evs[i].call.End() < evs[j].call.End() })
-			if ret, ok := n.(*ast.ReturnStmt); ok && c.handler != nil && c.isNilReturn(ret) {
-				// The caller Acks after the return's operands ran.
-				evs = append(evs, &event{ret: ret, settle: &contract.SettleCall{Settlement: profile.Done, Name: "return nil"}})
+			if ret, ok := n.(*ast.ReturnStmt); ok {
+				if c.spec.DeferredAcks {
+					if d, pending := c.m.DeferredAckAt(body, ret); pending {
+						evs = append(evs, &event{ret: ret, deferred: &d, settle: &contract.SettleCall{
+							Settlement: profile.Done, Name: "deferred " + d.Ack.Method, Msg: d.Ack.Recv, Msgs: c.m.MessageDeps(d.Ack.Recv)}})
+					}
+				}
+				if c.handler != nil && c.isNilReturn(ret) {
+					// The caller Acks after the return's operands ran.
+					evs = append(evs, &event{ret: ret, settle: &contract.SettleCall{Settlement: profile.Done, Name: "return nil"}})
+				}
 			}
 			for _, ev := range evs {
 				ev.block, ev.node, ev.index = b, i, len(g.events[b])
@@ -195,7 +203,7 @@ func (c *checker) checkUnchecked(g *graph, w *event) {
 				if e.settle == nil || e.mode != plain || !pairs(e.settle, w.write) {
 					continue
 				}
-				if st.errVar != nil && mentions(e.syntax(), st.errVar, c.pass.TypesInfo) {
+				if st.errVar != nil && e.ret == nil && mentions(e.syntax(), st.errVar, c.pass.TypesInfo) {
 					return // the error goes to the Term's helper, which decides
 				}
 				k := UncheckedWrite

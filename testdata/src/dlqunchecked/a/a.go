@@ -196,3 +196,13 @@ func (r *Relay) _(ctx context.Context, msg jetstream.Msg) {
 	r.buryInDLQ(ctx, msg)
 	msg.Ack() // want `Ack after the DLQ write r.buryInDLQ whose error is not checked`
 }
+
+// A pending deferred Ack runs at the return on the write's failure path.
+func (r *Relay) _(ctx context.Context, msg jetstream.Msg) error {
+	defer msg.Ack()
+	if err := r.moveToDLQ(ctx, msg, "x"); err != nil {
+		r.logger.Error("dlq", "err", err)
+		return err // want `the deferred Ack \(running at this return\) on the failure path of the DLQ write r.moveToDLQ`
+	}
+	return nil
+}

@@ -193,3 +193,12 @@ func (r *Relay) _(ctx context.Context, msg jetstream.Msg, errs chan<- error) err
 	}
 	return msg.Ack()
 }
+
+// A deferred Ack, but the write's failure Naks with a delay in its return.
+func (r *Relay) _(ctx context.Context, msg jetstream.Msg) error {
+	defer msg.Ack()
+	if err := r.moveToDLQ(ctx, msg, "x"); err != nil {
+		return msg.NakWithDelay(5 * time.Second)
+	}
+	return nil
+}

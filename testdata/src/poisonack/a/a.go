@@ -187,3 +187,13 @@ func (w *Worker) _(msg jetstream.Msg) {
 		msg.Ack() // want `Ack on the decode failure of json.NewDecoder`
 	}
 }
+
+// A pending deferred Ack runs at the decode failure's return.
+func (w *Worker) _(ctx context.Context, msg jetstream.Msg) {
+	defer msg.Ack()
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		w.logger.Warn("bad order", "err", err)
+		return // want `the deferred Ack runs at this return on the decode failure of json.Unmarshal and drops the undecodable payload`
+	}
+}

@@ -202,3 +202,23 @@ func (w *Worker) _(ctx context.Context, msg jetstream.Msg) error {
 	}
 	return msg.Ack()
 }
+
+// A deferred Ack, but the decode failure settles the message first.
+func (w *Worker) _(ctx context.Context, msg jetstream.Msg) {
+	defer msg.Ack()
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		_ = msg.NakWithDelay(5 * time.Second)
+		return
+	}
+}
+
+// A deferred Ack registered after the decode.
+func (w *Worker) _(ctx context.Context, msg jetstream.Msg) {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		_ = msg.NakWithDelay(5 * time.Second)
+		return
+	}
+	defer msg.Ack()
+}
