@@ -58,10 +58,73 @@ func (p *Projector) projectDeferred(ctx context.Context, msg jetstream.Msg) erro
 	return nil
 }
 
+// A bare write statement drops the error.
+func (p *Projector) projectBare(ctx context.Context, msg jetstream.Msg) error {
+	p.js.Publish(ctx, "audit.dead-letter", msg.Data())
+	return nil // want `returning nil \(bus.Subscribe then Acks the message\) after the DLQ write p.js.Publish whose error is not checked`
+}
+
+// The write's error is overwritten before anyone looks at it.
+func (p *Projector) projectOverwritten(ctx context.Context, msg jetstream.Msg) error {
+	err := p.publishDLQ(ctx, msg)
+	err = p.audit(ctx)
+	if err != nil {
+		return err
+	}
+	return nil // want `returning nil \(bus.Subscribe then Acks the message\) after the DLQ write p.publishDLQ whose error is not checked`
+}
+
+func (p *Projector) audit(ctx context.Context) error { return nil }
+
+// A swallowing writer.
+func (p *Projector) bury(ctx context.Context, msg jetstream.Msg) {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		slog.Error("bury", "err", err)
+	}
+}
+
+func (p *Projector) projectBuried(ctx context.Context, msg jetstream.Msg) error {
+	p.bury(ctx, msg)
+	return nil // want `returning nil \(bus.Subscribe then Acks the message\) after the DLQ write p.bury whose error is not checked`
+}
+
+// A write started with go is not ordered before the caller's Ack.
+func (p *Projector) projectAsync(ctx context.Context, msg jetstream.Msg) error {
+	go p.publishDLQ(ctx, msg)
+	return nil // want `returning nil \(bus.Subscribe then Acks the message\) not ordered after the DLQ write p.publishDLQ started with go`
+}
+
+// Not reported: the write succeeded before the handler returns nil.
+func (p *Projector) projectMoved(ctx context.Context, msg jetstream.Msg) error {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		return err
+	}
+	slog.Info("moved to the DLQ")
+	return nil
+}
+
 func (p *Projector) Register(c jetstream.Consumer) {
+	_, _ = bus.Subscribe(c, p.projectBare)
+	_, _ = bus.Subscribe(c, p.projectOverwritten)
+	_, _ = bus.Subscribe(c, p.projectBuried)
+	_, _ = bus.Subscribe(c, p.projectAsync)
+	_, _ = bus.Subscribe(c, p.projectMoved)
+	_, _ = bus.Subscribe(c, bus.Logging(p.projectWrapped))
+	_, _ = bus.Subscribe(c, func(ctx context.Context, msg jetstream.Msg) error {
+		_ = p.publishDLQ(ctx, msg)
+		return nil // want `returning nil \(bus.Subscribe then Acks the message\) after the DLQ write p.publishDLQ whose error is not checked`
+	})
 	_, _ = bus.Subscribe(c, p.project)
 	_, _ = bus.Subscribe(c, p.projectDiscard)
 	_, _ = bus.Subscribe(c, p.projectChecked)
 	_, _ = bus.Subscribe(c, p.projectDeferred)
 	_ = p.helper(context.Background(), nil)
+}
+
+// Wrapped by middleware: still a handler.
+func (p *Projector) projectWrapped(ctx context.Context, msg jetstream.Msg) error {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		slog.Warn("dlq", "err", err)
+	}
+	return nil // want `returning nil \(bus.Subscribe then Acks the message\) on the failure path of the DLQ write p.publishDLQ`
 }
