@@ -4,6 +4,7 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -106,4 +107,98 @@ func RegisterData(ctx context.Context, msg jetstream.Msg) {
 	databus.Handle(ctx, msg, projectSession)
 	databus.Handle(ctx, msg, projectRight)
 	_ = parseConfig(nil)
+}
+
+// A decoder over the payload, the error assigned first.
+func handleDecoded(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	err := json.NewDecoder(bytes.NewReader(msg.Data())).Decode(&o)
+	if err != nil {
+		return nil // want `returning nil on the decode failure of json.NewDecoder\(bytes.NewReader\(msg.Data\(\)\)\).Decode makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+// The else of err == nil.
+func handleElse(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err == nil {
+		slog.Info("order", "id", o.ID)
+	} else {
+		return nil // want `returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+// Wrapped by middleware.
+func handleWrapped(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return nil // want `returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+// Kept in a map of routes.
+func handleRouted(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return nil // want `returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+// A payload parameter decoded through a reader.
+func projectReader(ctx context.Context, data []byte) error {
+	var o Order
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&o); err != nil {
+		return nil // want `returning nil on the decode failure of json.NewDecoder\(bytes.NewReader\(data\)\).Decode makes databus.Handle Ack the message`
+	}
+	return nil
+}
+
+// Not reported: the handler dead-letters (and checks) before returning nil.
+func handleParked(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		if err := parkDLQ(ctx, msg); err != nil {
+			return err
+		}
+		return nil
+	}
+	return nil
+}
+
+func parkDLQ(ctx context.Context, msg jetstream.Msg) error { return nil }
+
+// Not reported: a decode of a header value.
+func handleHeader(ctx context.Context, msg jetstream.Msg) error {
+	var trace map[string]string
+	if err := json.Unmarshal([]byte(msg.Headers().Get("X-Trace")), &trace); err != nil {
+		return nil
+	}
+	return nil
+}
+
+// Not reported: a handler of a bus that does not Ack (a goroutine runner).
+func handleBackground(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return nil
+	}
+	return nil
+}
+
+func RegisterMore(ctx context.Context, c jetstream.Consumer, msg jetstream.Msg) {
+	_, _ = bus.Subscribe(c, handleDecoded)
+	_, _ = bus.Subscribe(c, handleElse)
+	_, _ = bus.Subscribe(c, bus.Logging(handleWrapped))
+	routes := map[string]bus.Handler{"orders.routed": handleRouted}
+	for _, h := range routes {
+		_, _ = bus.Subscribe(c, h)
+	}
+	databus.Handle(ctx, msg, projectReader)
+	_, _ = bus.Subscribe(c, handleParked)
+	_, _ = bus.Subscribe(c, handleHeader)
+	bus.Go(func() error { return handleBackground(ctx, msg) })
 }
