@@ -38,6 +38,7 @@ type checker struct {
 func (c *checker) run() {
 	c.m.VisitAckCalls(contract.AckCall.IsAck, c.at, c.check)
 	c.checkHandlers()
+	c.checkForeignHandlers()
 	c.checkDeferred()
 	c.checkHelpers()
 }
@@ -153,6 +154,35 @@ func (c *checker) checkHandlers() {
 			}
 			return true
 		})
+	}
+}
+
+// checkForeignHandlers reports, at the returns themselves, the nil returns
+// in a producer's error branch of handlers declared in another package and
+// registered here with a bus that Acks on nil: the package that declares
+// a handler cannot know it is one.
+func (c *checker) checkForeignHandlers() {
+	for _, fh := range c.m.ForeignHandlers() {
+		for _, r := range fh.Returns {
+			*c.at = fh.Call.Pos()
+			what := "a retryable error"
+			if r.Err != "" {
+				what = "retryable error " + r.Err
+			}
+			if r.Producer != "" {
+				what += " from " + r.Producer
+			}
+			d := analysis.Diagnostic{
+				Pos: r.Pos, End: r.Pos,
+				Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
+					what, fh.Caller),
+				Related: []analysis.RelatedInformation{{Pos: fh.Call.Pos(), End: fh.Call.End(), Message: "registered as a handler here"}},
+			}
+			if fh.Ack.IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: fh.Ack, Message: fh.Caller + " Acks the message here"})
+			}
+			c.m.Report(c.pass, d)
+		}
 	}
 }
 

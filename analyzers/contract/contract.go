@@ -35,7 +35,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		FactTypes: []analysis.Fact{
 			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
 			new(EffectsFact), new(ClassifierFact), new(RetryableVarFact),
-			new(cfgs.NoReturnFact), new(HandlerFact), new(MiddlewareFact),
+			new(cfgs.NoReturnFact), new(HandlerFact), new(MiddlewareFact), new(HandlerCandidateFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -88,13 +88,16 @@ type Model struct {
 	frozen    bool                            // set when Run is done: the memo maps below are complete
 
 	dlq              dlqState
-	effects          map[*types.Func][]helperEffect     // effects of the package's functions on their message parameters
-	litEffects       map[*ast.FuncLit]*litEffects       // memo: what function literals settle
-	handlerParams    map[*types.Func]*handlerParams     // functions that Ack when a func-typed parameter returns nil
-	handlers         map[*ast.BlockStmt]*Handler        // bodies passed to such a parameter
-	payloadParams    map[*types.Var]bool                // handler parameters that receive a message's payload
-	handlerFieldAcks map[*types.Var]token.Pos           // func-typed fields called and Acked on nil, with the Ack
-	middleware       map[*types.Func][]int              // functions that wrap their handler parameters
+	effects          map[*types.Func][]helperEffect  // effects of the package's functions on their message parameters
+	litEffects       map[*ast.FuncLit]*litEffects    // memo: what function literals settle
+	handlerParams    map[*types.Func]*handlerParams  // functions that Ack when a func-typed parameter returns nil
+	handlers         map[*ast.BlockStmt]*Handler     // bodies passed to such a parameter
+	payloadParams    map[*types.Var]bool             // handler parameters that receive a message's payload
+	handlerFieldAcks map[*types.Var]token.Pos        // func-typed fields called and Acked on nil, with the Ack
+	middleware       map[*types.Func][]int           // functions that wrap their handler parameters
+	candidates       map[*types.Func][]ForeignReturn // functions that drop retryable errors if acked on nil
+	foreign          []ForeignHandler                // handlers of other packages registered here
+	decls            []*ast.FuncDecl
 	calls            map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
 	transient        transientState
 }
@@ -137,6 +140,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 			}
 		}
 	}
+	m.decls = decls
 	m.noReturn = cfgs.NoReturn(m.info, decls, func(fn *types.Func) bool { return m.imported.noReturn[fn] })
 	m.graphs = cfgs.New(m.info, func(fn *types.Func) bool {
 		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]
@@ -166,6 +170,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		m.solvePaths()
 		m.inferEffectConds(decls)
 		m.indexHelperSettles()
+		m.inferHandlerCandidates(decls)
 	}
 	m.exportFacts(pass)
 	m.graphs.Freeze()
@@ -192,6 +197,7 @@ func (m *Model) exportFacts(pass *analysis.Pass) {
 	m.exportDLQFacts(pass)
 	m.exportHandlerFacts(pass)
 	m.exportMiddlewareFacts(pass)
+	m.exportHandlerCandidateFacts(pass)
 	m.exportEffectsFacts(pass)
 	m.exportClassifierFacts(pass)
 }

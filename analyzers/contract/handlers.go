@@ -437,6 +437,7 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 			for _, i := range params {
 				if i < len(call.Args) {
 					m.markHandler(call.Args[i], calleeName(call.Fun), ack, payload, declOf, 0)
+					m.foreignHandler(call.Args[i], call, calleeName(call.Fun), ack)
 				}
 			}
 			return true

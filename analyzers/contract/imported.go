@@ -22,6 +22,7 @@ type importedFacts struct {
 	noReturn    map[*types.Func]bool
 	handlers    map[*types.Func]*HandlerFact
 	middleware  map[*types.Func]*MiddlewareFact
+	candidates  map[*types.Func]*HandlerCandidateFact
 }
 
 // importFacts reads every fact of the packages pass depends on.
@@ -36,6 +37,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		noReturn:    make(map[*types.Func]bool),
 		handlers:    make(map[*types.Func]*HandlerFact),
 		middleware:  make(map[*types.Func]*MiddlewareFact),
+		candidates:  make(map[*types.Func]*HandlerCandidateFact),
 	}
 	for _, of := range pass.AllObjectFacts() {
 		if of.Object.Pkg() == pass.Pkg {
@@ -63,6 +65,8 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			imp.handlers[fn] = f
 		case *MiddlewareFact:
 			imp.middleware[fn] = f
+		case *HandlerCandidateFact:
+			imp.candidates[fn] = f
 		}
 	}
 	return imp

@@ -293,6 +293,12 @@ func (m *Model) solvePaths() {
 			bodies = append(bodies, body)
 		}
 	}
+	for _, d := range m.decls {
+		if _, seen := m.paths[d.Body]; !seen && m.mayRetry && m.isHandlerCandidate(d) && len(m.NilReturns(d.Body)) > 0 {
+			m.paths[d.Body] = nil
+			bodies = append(bodies, d.Body)
+		}
+	}
 	slices.SortFunc(bodies, func(a, b *ast.BlockStmt) int { return int(a.Pos() - b.Pos()) })
 	for _, body := range bodies {
 		ep, converged := m.analyzePaths(body)

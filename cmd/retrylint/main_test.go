@@ -461,3 +461,51 @@ func Run(ctx context.Context, h func(context.Context) error) {
 		t.Errorf("stderr = %q, want one line with the directive's place and problem", r.stderr)
 	}
 }
+
+// TestForeignHandler checks a handler declared in one package and
+// registered in another (cmd/app wires svc.HandleOrder into bus.Subscribe):
+// the return that drops the retryable error is reported where it is, with
+// the registration and the bus's Ack as related locations.
+func TestForeignHandler(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("testdata", "foreign")
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if rel == "go.mod.txt" {
+			rel = "go.mod"
+		}
+		target := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOFLAGS", "-mod=mod")
+	r := runIn(t, dir, binary, "./...")
+	if r.code != 3 {
+		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := "svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
+		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+}

@@ -1,0 +1,147 @@
+package contract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Handlers registered in another package. Facts flow only to importers, so
+// a handler declared in package svc and registered in cmd/main is not
+// known to be a handler while svc is analyzed. Instead, each function that
+// could be a handler (a message parameter, an error result) carries the
+// returns that would drop a retryable error if its nil result were an Ack
+// (HandlerCandidateFact); the package that registers it with a bus that
+// Acks on nil reports them, at the returns themselves.
+
+// HandlerCandidateFact marks a function that returns nil in the error
+// branch of a retryable producer's error, unclassified: a defect if a
+// caller Acks when it returns nil.
+type HandlerCandidateFact struct {
+	Returns []CandidateReturn
+}
+
+// CandidateReturn is one such return: where it is (relative to the
+// function's declaration, like Effect's), the error and its producer.
+type CandidateReturn struct {
+	Line, Col int
+	Err       string
+	Producer  string
+}
+
+func (*HandlerCandidateFact) AFact() {}
+func (*HandlerCandidateFact) String() string {
+	return "drops a retryable error if a caller acks on nil"
+}
+
+// ForeignHandler is a function of another package passed here to a bus
+// that Acks when it returns nil, with the returns that drop a retryable
+// error.
+type ForeignHandler struct {
+	Fn      *types.Func
+	Call    *ast.CallExpr // the registration
+	Caller  string
+	Ack     token.Pos
+	Returns []ForeignReturn
+}
+
+// ForeignReturn is a return of a ForeignHandler, placed in its file.
+type ForeignReturn struct {
+	Pos      token.Pos
+	Err      string
+	Producer string
+}
+
+// ForeignHandlers returns the handlers of other packages registered here.
+func (m *Model) ForeignHandlers() []ForeignHandler { return m.foreign }
+
+// isHandlerCandidate reports whether d could be a handler: it returns an
+// error last and takes a message.
+func (m *Model) isHandlerCandidate(d *ast.FuncDecl) bool {
+	fn, ok := m.info.Defs[d.Name].(*types.Func)
+	if !ok || d.Body == nil || !returnsError(fn.Type()) {
+		return false
+	}
+	for _, p := range paramVars(m.info, d.Type) {
+		if p != nil && m.IsMessage(p.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// inferHandlerCandidates records, for the package's candidate handlers,
+// the nil returns in a retryable producer's error branch. It runs after
+// the transient paths are solved.
+func (m *Model) inferHandlerCandidates(decls []*ast.FuncDecl) {
+	m.candidates = make(map[*types.Func][]ForeignReturn)
+	for _, d := range decls {
+		if !m.isHandlerCandidate(d) {
+			continue
+		}
+		paths := m.paths[d.Body]
+		for _, ret := range m.NilReturns(d.Body) {
+			facts, ok := paths.AtReturn(ret)
+			if !ok || facts.ErrorBranch == nil {
+				continue
+			}
+			r := ForeignReturn{Pos: ret.Pos()}
+			if b := facts.ErrorBranch; b.Err != nil {
+				r.Err = b.Err.Name()
+			}
+			if b := facts.ErrorBranch; b.Producer != nil {
+				r.Producer = CalleeName(b.Producer)
+			}
+			fn := m.info.Defs[d.Name].(*types.Func)
+			m.candidates[fn] = append(m.candidates[fn], r)
+		}
+	}
+}
+
+func (m *Model) exportHandlerCandidateFacts(pass *analysis.Pass) {
+	for _, fn := range sortedKeys(m.candidates) {
+		f := &HandlerCandidateFact{}
+		decl := m.fset.Position(fn.Pos())
+		for _, r := range m.candidates[fn] {
+			at := m.fset.Position(r.Pos)
+			if at.Filename != decl.Filename || at.Line < decl.Line {
+				continue
+			}
+			f.Returns = append(f.Returns, CandidateReturn{Line: at.Line - decl.Line, Col: at.Column, Err: r.Err, Producer: r.Producer})
+		}
+		if len(f.Returns) > 0 {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+}
+
+// foreignHandler records a handler argument that names a function of
+// another package known to drop retryable errors.
+func (m *Model) foreignHandler(arg ast.Expr, call *ast.CallExpr, caller string, ack token.Pos) {
+	var obj types.Object
+	switch e := ast.Unparen(arg).(type) {
+	case *ast.SelectorExpr:
+		if s := m.info.Selections[e]; s != nil && s.Kind() == types.MethodVal {
+			obj = s.Obj()
+		} else {
+			obj = m.info.Uses[e.Sel]
+		}
+	case *ast.Ident:
+		obj = m.info.Uses[e]
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == m.pkg {
+		return
+	}
+	f := m.imported.candidates[fn.Origin()]
+	if f == nil {
+		return
+	}
+	h := ForeignHandler{Fn: fn.Origin(), Call: call, Caller: caller, Ack: ack}
+	for _, r := range f.Returns {
+		h.Returns = append(h.Returns, ForeignReturn{Pos: m.siteIn(fn.Origin(), r.Line, r.Col), Err: r.Err, Producer: r.Producer})
+	}
+	m.foreign = append(m.foreign, h)
+}

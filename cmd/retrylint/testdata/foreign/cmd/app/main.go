@@ -1,0 +1,12 @@
+package main
+
+import (
+	"example.com/shop/bus"
+	"example.com/shop/svc"
+)
+
+func main() {
+	s := &svc.Service{}
+	_, _ = bus.Subscribe(nil, s.HandleOrder)
+	_, _ = bus.Subscribe(nil, s.HandleFine)
+}
