@@ -62,15 +62,7 @@ func (c *checker) checkHelpers() {
 				continue
 			}
 			b := facts.ErrorBranch
-			what := "a retryable error"
-			if b.Err != nil {
-				what = "retryable error " + b.Err.Name()
-			}
-			if b.Producer != nil {
-				if callee := contract.CalleeName(b.Producer); callee != "" {
-					what += " from " + callee
-				}
-			}
+			what := describe(b)
 			d := analysis.Diagnostic{
 				Pos: h.Call.Pos(), End: h.Call.End(),
 				Message: fmt.Sprintf("call to %s Acks the message in the error branch of %s, which it does not classify: "+
@@ -108,15 +100,7 @@ func (c *checker) checkDeferred() {
 }
 
 func (c *checker) reportDeferred(ret *ast.ReturnStmt, d contract.DeferredAck, b *contract.ErrorBranch) {
-	what := "a retryable error"
-	if b.Err != nil {
-		what = "retryable error " + b.Err.Name()
-	}
-	if b.Producer != nil {
-		if callee := contract.CalleeName(b.Producer); callee != "" {
-			what += " from " + callee
-		}
-	}
+	what := describe(b)
 	diag := analysis.Diagnostic{
 		Pos: ret.Pos(), End: ret.End(),
 		Message: fmt.Sprintf("the deferred %s runs at this return in the error branch of %s and acknowledges the transient failure as done: "+
@@ -165,13 +149,7 @@ func (c *checker) checkForeignHandlers() {
 	for _, fh := range c.m.ForeignHandlers() {
 		for _, r := range fh.Returns {
 			*c.at = fh.Call.Pos()
-			what := "a retryable error"
-			if r.Err != "" {
-				what = "retryable error " + r.Err
-			}
-			if r.Producer != "" {
-				what += " from " + r.Producer
-			}
+			what := describeNames(r.Err, r.Producer)
 			d := analysis.Diagnostic{
 				Pos: r.Pos, End: r.Pos,
 				Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
@@ -187,15 +165,7 @@ func (c *checker) checkForeignHandlers() {
 }
 
 func (c *checker) reportReturn(ret *ast.ReturnStmt, h *contract.Handler, b *contract.ErrorBranch) {
-	what := "a retryable error"
-	if b.Err != nil {
-		what = "retryable error " + b.Err.Name()
-	}
-	if b.Producer != nil {
-		if callee := contract.CalleeName(b.Producer); callee != "" {
-			what += " from " + callee
-		}
-	}
+	what := describe(b)
 	d := analysis.Diagnostic{
 		Pos: ret.Pos(), End: ret.End(),
 		Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
@@ -238,4 +208,28 @@ func (c *checker) check(paths *contract.ErrorPaths, ack contract.AckCall) {
 		d.Related = []analysis.RelatedInformation{{Pos: b.Producer.Pos(), End: b.Producer.End(), Message: "retryable error produced here"}}
 	}
 	c.m.Report(c.pass, d)
+}
+
+// describe names the retryable error of an error branch for messages:
+// "retryable error err from Reserve".
+func describe(b *contract.ErrorBranch) string {
+	err, producer := "", ""
+	if b.Err != nil {
+		err = b.Err.Name()
+	}
+	if b.Producer != nil {
+		producer = contract.CalleeName(b.Producer)
+	}
+	return describeNames(err, producer)
+}
+
+func describeNames(err, producer string) string {
+	what := "a retryable error"
+	if err != "" {
+		what = "retryable error " + err
+	}
+	if producer != "" {
+		what += " from " + producer
+	}
+	return what
 }

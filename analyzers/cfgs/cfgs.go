@@ -126,7 +126,7 @@ func NoReturn(info *types.Info, decls []*ast.FuncDecl, known func(*types.Func) b
 				continue
 			}
 			call, ok := ast.Unparen(last.X).(*ast.CallExpr)
-			if !ok || !(isPanic(info, call) || never(callee(info, call))) || hasReturn(d.Body) {
+			if !ok || !(isPanic(info, call) || never(callee(info, call))) || HasReturn(d.Body) {
 				continue
 			}
 			out[fn] = true
@@ -136,10 +136,11 @@ func NoReturn(info *types.Info, decls []*ast.FuncDecl, known func(*types.Func) b
 	return out
 }
 
-// hasReturn reports whether body holds a return statement of its own.
-func hasReturn(body *ast.BlockStmt) bool {
+// HasReturn reports whether n holds a return statement of its own
+// function (not of a nested function literal).
+func HasReturn(n ast.Node) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.FuncLit:
 			return false

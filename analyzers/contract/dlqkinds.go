@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/retrylint/retrylint/analyzers/cfgs"
 )
 
 // The write's outcome (CONTRACT.md version 2): a DLQ write's error tells
@@ -301,7 +303,7 @@ func (m *Model) alwaysWrites(body *ast.BlockStmt) bool {
 				return true
 			}
 		}
-		if containsReturn(stmt) {
+		if cfgs.HasReturn(stmt) {
 			return false
 		}
 	}
@@ -313,22 +315,6 @@ func (m *Model) writesHere(n ast.Node) bool {
 	found := false
 	InspectCalls(n, func(call *ast.CallExpr) bool {
 		if w, ok := m.asDLQWrite(call); ok && (w.Checked || w.Swallows) {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// containsReturn reports whether n holds a return statement of its own
-// function.
-func containsReturn(n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
 			found = true
 		}
 		return !found

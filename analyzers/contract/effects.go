@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -320,7 +321,7 @@ func unconditional(body *ast.BlockStmt, call *ast.CallExpr) bool {
 				return true
 			}
 		}
-		if containsReturn(stmt) {
+		if cfgs.HasReturn(stmt) {
 			return false
 		}
 	}
