@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -148,6 +149,26 @@ func (m *Model) siteIn(fn *types.Func, line, col int) token.Pos {
 		return token.Pos(pos)
 	}
 	return start
+}
+
+// siteInFile returns the position at line and column of the file named
+// base in fn's package directory, or fn's own position.
+func (m *Model) siteInFile(fn *types.Func, base string, line, col int) token.Pos {
+	declFile := m.fset.File(fn.Pos())
+	if declFile == nil {
+		return fn.Pos()
+	}
+	dir := filepath.Dir(declFile.Name())
+	pos := fn.Pos()
+	m.fset.Iterate(func(tf *token.File) bool {
+		if tf.Name() != filepath.Join(dir, base) || line < 1 || line > tf.LineCount() || col < 1 {
+			return true
+		}
+		start := tf.LineStart(line)
+		pos = start + token.Pos(col-1)
+		return false
+	})
+	return pos
 }
 
 // mayTermParams returns the indexes of fn's message parameters that fn (any

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -37,6 +38,9 @@ import (
 type HandlerFact struct {
 	Params    []int
 	Line, Col int
+	// File is the base name of the file holding the Ack when it is not the
+	// function's own; Line is then absolute.
+	File string
 	// Payload are the indexes of the handler's parameters the function
 	// passes the message's payload.
 	Payload []int
@@ -201,37 +205,91 @@ func (m *Model) callsVar(call *ast.CallExpr, v *types.Var) bool {
 }
 
 // handlerFields returns the func-typed struct fields that a function of
-// the package calls and Acks where the call's error is nil, with the Ack.
+// the package calls (directly, or through a wrapper that returns the
+// field's result: return r.handler(ctx, m)) and Acks where the call's
+// error is nil, with the Ack.
 func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	out := make(map[*types.Var]token.Pos)
+	// One walk: which decls call which handler-shaped fields and
+	// functions, and which functions wrap a field.
+	calledFields := make(map[*ast.FuncDecl]map[*types.Var]bool)
+	calledFuncs := make(map[*ast.FuncDecl]map[*types.Func]bool)
+	wrappers := make(map[*types.Var][]*types.Func)
+	var fields []*types.Var
 	for _, d := range decls {
 		if d.Body == nil {
 			continue
 		}
+		fn, _ := m.info.Defs[d.Name].(*types.Func)
 		ast.Inspect(d.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			s := m.info.Selections[sel]
-			if s == nil || s.Kind() != types.FieldVal || !returnsError(s.Type()) {
-				return true
-			}
-			field := s.Obj().(*types.Var)
-			if _, done := out[field]; done {
-				return true
-			}
-			if ack := m.acksOnNil(d.Body, func(c *ast.CallExpr) bool { return m.callsVar(c, field) }); ack.IsValid() {
-				out[field] = ack
+			switch n := n.(type) {
+			case *ast.ReturnStmt:
+				if fn != nil && len(n.Results) > 0 {
+					if f := m.calledField(n.Results[len(n.Results)-1]); f != nil && !slices.Contains(wrappers[f], fn) {
+						wrappers[f] = append(wrappers[f], fn)
+					}
+				}
+			case *ast.CallExpr:
+				if f := m.calledField(n); f != nil {
+					if calledFields[d] == nil {
+						calledFields[d] = make(map[*types.Var]bool)
+					}
+					if !calledFields[d][f] && !slices.Contains(fields, f) {
+						fields = append(fields, f)
+					}
+					calledFields[d][f] = true
+				} else if callee := StaticCallee(m.info, n); callee != nil {
+					if calledFuncs[d] == nil {
+						calledFuncs[d] = make(map[*types.Func]bool)
+					}
+					calledFuncs[d][callee] = true
+				}
 			}
 			return true
 		})
 	}
+	for _, field := range fields {
+		isCall := func(c *ast.CallExpr) bool {
+			if m.callsVar(c, field) {
+				return true
+			}
+			fn := StaticCallee(m.info, c)
+			return fn != nil && slices.Contains(wrappers[field], fn)
+		}
+		for _, d := range decls {
+			uses := calledFields[d][field]
+			for _, w := range wrappers[field] {
+				uses = uses || calledFuncs[d][w]
+			}
+			if !uses {
+				continue
+			}
+			if ack := m.acksOnNil(d.Body, isCall); ack.IsValid() {
+				out[field] = ack
+				break
+			}
+		}
+	}
 	return out
+}
+
+// calledField returns the func-typed field returning an error that e
+// calls (x.f(...)), or nil.
+func (m *Model) calledField(e ast.Expr) *types.Var {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := m.info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal || !returnsError(s.Type()) {
+		return nil
+	}
+	v, _ := s.Obj().(*types.Var)
+	return v
 }
 
 // storedInHandlerField returns the Ack of the handler field that body
@@ -361,11 +419,55 @@ func (m *Model) firstAck(n ast.Node) token.Pos {
 		case *ast.CallExpr:
 			if ack, ok := m.AsAckCall(n); ok && ack.Settlement == profile.Done {
 				pos = n.Pos()
+			} else if site := m.certainAckInside(n); site.IsValid() {
+				pos = site
 			}
 		}
 		return true
 	})
 	return pos
+}
+
+// certainAckInside returns the Ack inside a helper that call invokes, when
+// the helper Acks whenever it runs (an unconditional Ack of a message
+// parameter), or token.NoPos.
+func (m *Model) certainAckInside(call *ast.CallExpr) token.Pos {
+	fn := StaticCallee(m.info, call)
+	if fn == nil {
+		return token.NoPos
+	}
+	fn = fn.Origin()
+	if fn.Pkg() != m.pkg {
+		for _, e := range m.effectsOf(fn) {
+			if e.settlement == profile.Done && e.cond == CondAlways {
+				return e.site
+			}
+		}
+		return token.NoPos
+	}
+	d := m.declOf(fn)
+	if d == nil {
+		return token.NoPos
+	}
+	for _, e := range m.effects[fn] {
+		if e.settlement != profile.Done || e.call == nil {
+			continue
+		}
+		if _, direct := m.AsAckCall(e.call); direct && unconditional(d.Body, e.call) {
+			return e.call.Pos()
+		}
+	}
+	return token.NoPos
+}
+
+// declOf returns the declaration of a function of the package, or nil.
+func (m *Model) declOf(fn *types.Func) *ast.FuncDecl {
+	for _, d := range m.decls {
+		if m.info.Defs[d.Name] == fn {
+			return d
+		}
+	}
+	return nil
 }
 
 // leavesBlock reports whether a block's last statement leaves the
@@ -400,6 +502,9 @@ func (m *Model) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, pa
 		return nil, token.NoPos, nil
 	}
 	if f := m.imported.handlers[fn]; f != nil {
+		if f.File != "" {
+			return f.Params, m.siteInFile(fn, f.File, f.Line, f.Col), f.Payload
+		}
 		return f.Params, m.siteIn(fn, f.Line, f.Col), f.Payload
 	}
 	return nil, token.NoPos, nil
@@ -687,8 +792,11 @@ func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
 		hp := m.handlerParams[fn]
 		f := &HandlerFact{Params: slices.Clone(hp.params), Payload: slices.Clone(hp.payload)}
 		decl, at := m.fset.Position(fn.Pos()), m.fset.Position(hp.ack)
-		if at.Filename == decl.Filename && at.Line >= decl.Line {
+		switch {
+		case at.Filename == decl.Filename && at.Line >= decl.Line:
 			f.Line, f.Col = at.Line-decl.Line, at.Column
+		case at.IsValid():
+			f.File, f.Line, f.Col = filepath.Base(at.Filename), at.Line, at.Column
 		}
 		pass.ExportObjectFact(fn, f)
 	}

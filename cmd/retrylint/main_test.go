@@ -509,3 +509,25 @@ func TestForeignHandler(t *testing.T) {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
 	}
 }
+
+// TestRuntimeRunnerHandler checks that this project's runtime runner is
+// inferred as a caller that Acks when its handler returns nil, by the same
+// facts as any bus (NewRunner stores the handler in a field; process calls
+// it through a wrapper and Acks on nil through a helper): a handler that
+// swallows a retryable error is reported, with the runner's Ack as the
+// related location.
+func TestRuntimeRunnerHandler(t *testing.T) {
+	r := run(t, binary, "./cmd/retrylint/testdata/runtimeuser")
+	if r.code != 3 {
+		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"cmd/retrylint/testdata/runtimeuser/user.go:28:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.NewRunner Ack the message",
+		"\truntime/bus/process.go:",
+		"bus.NewRunner Acks the message here",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}

@@ -49,12 +49,16 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 			took = monotonic() - start
 		}
 		in.Ran, in.Stopping = true, r.stopping.Load()
-		if err != nil {
-			if de := (*DecodeError)(nil); errors.As(err, &de) {
-				in.DecodeErr = err
-			} else {
-				in.Err = err
-			}
+		if err == nil {
+			// Decide maps a successful run to an Ack whatever else holds:
+			// the success path settles here.
+			r.acked(m, seq, n, took)
+			return
+		}
+		if de := (*DecodeError)(nil); errors.As(err, &de) {
+			in.DecodeErr = err
+		} else {
+			in.Err = err
 		}
 		d = r.cfg.decide(in)
 	}
@@ -76,6 +80,25 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	}
 	if r.observe != nil {
 		r.observe(ev)
+	}
+}
+
+// acked settles a message whose handler succeeded: an Ack, reported as
+// every other decision is.
+func (r *Runner) acked(m jetstream.Msg, seq, n uint64, took time.Duration) {
+	if n > 1 {
+		r.fails.forget(seq)
+	}
+	ackErr := m.Ack()
+	if ackErr != nil {
+		r.log.Warn("bus: acknowledgement failed; the server will redeliver", "action", ActionAck, "seq", seq, "err", ackErr)
+	}
+	if r.observe != nil {
+		r.observe(Event{
+			Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
+			StreamSeq: seq, NumDelivered: n, HandlerTime: took,
+			Decision: Decision{Action: ActionAck}, AckErr: ackErr,
+		})
 	}
 }
 
