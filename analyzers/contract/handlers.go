@@ -69,6 +69,9 @@ type Handler struct {
 	// Payload are the handler's parameters its caller passes the
 	// message's payload (h(ctx, msg.Data())).
 	Payload []*types.Var
+	// Msgs are the handler's message parameters: the message its nil
+	// result Acks, when it receives it.
+	Msgs []*types.Var
 }
 
 // HandlerBodies returns the handler bodies of the package, in source
@@ -580,6 +583,11 @@ func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload 
 	}
 	h := &Handler{Caller: caller, Ack: ack}
 	vars := paramVars(m.info, ft)
+	for _, v := range vars {
+		if v != nil && m.IsMessage(v.Type()) {
+			h.Msgs = append(h.Msgs, v)
+		}
+	}
 	for _, j := range payload {
 		if j < len(vars) && vars[j] != nil {
 			h.Payload = append(h.Payload, vars[j])

@@ -65,7 +65,7 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 				}
 				if c.handler != nil && c.isNilReturn(ret) {
 					// The caller Acks after the return's operands ran.
-					evs = append(evs, &event{ret: ret, settle: &contract.SettleCall{Settlement: profile.Done, Name: "return nil"}})
+					evs = append(evs, &event{ret: ret, settle: &contract.SettleCall{Settlement: profile.Done, Name: "return nil", Msgs: c.handler.Msgs}})
 				}
 			}
 			for _, ev := range evs {

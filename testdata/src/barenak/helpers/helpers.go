@@ -210,3 +210,43 @@ func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
 		}
 	}
 }
+
+// Not reported: the helper that Naks with the carrier's delay.
+func nakWith(msg jetstream.Msg, rd retrykit.Retryable) { _ = msg.NakWithDelay(rd.RetryDelay()) }
+
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	err := s.reserve(ctx, msg.Data())
+	var rd retrykit.Retryable
+	if errors.As(err, &rd) {
+		nakWith(msg, rd)
+	}
+}
+
+// Not reported: a helper that bare-Naks only a nil error, given the
+// transient one.
+func nakIfNil(msg jetstream.Msg, err error) {
+	if err == nil {
+		_ = msg.Nak()
+	}
+}
+
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		nakIfNil(msg, err)
+	}
+}
+
+// Not reported: a helper whose bare Nak is under a switch on an action.
+func settleBy(msg jetstream.Msg, retryNow bool) {
+	if retryNow {
+		_ = msg.Nak()
+		return
+	}
+	_ = msg.Ack()
+}
+
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		settleBy(msg, false)
+	}
+}

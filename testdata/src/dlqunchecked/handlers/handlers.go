@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"ackretryable/handlers/bus"
+	"ackretryable/handlers/fieldbus"
 )
 
 type Projector struct {
@@ -127,4 +128,97 @@ func (p *Projector) projectWrapped(ctx context.Context, msg jetstream.Msg) error
 		slog.Warn("dlq", "err", err)
 	}
 	return nil // want `returning nil \(bus.Subscribe then Acks the message\) on the failure path of the DLQ write p.publishDLQ`
+}
+
+// Kept in a map of routes.
+func (p *Projector) projectRouted(ctx context.Context, msg jetstream.Msg) error {
+	_ = p.publishDLQ(ctx, msg)
+	return nil // want `returning nil \(bus.Subscribe then Acks the message\) after the DLQ write p.publishDLQ whose error is not checked`
+}
+
+// Stored in a bus's handler field.
+func (p *Projector) projectStored(ctx context.Context, msg jetstream.Msg) error {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		slog.Warn("dlq", "err", err)
+	}
+	return nil // want `returning nil \(fieldbus.NewConsumer then Acks the message\) on the failure path of the DLQ write p.publishDLQ`
+}
+
+// Held in a variable.
+func (p *Projector) RegisterVar(c jetstream.Consumer) {
+	h := func(ctx context.Context, msg jetstream.Msg) error {
+		p.bury(ctx, msg)
+		return nil // want `returning nil \(bus.Subscribe then Acks the message\) after the DLQ write p.bury whose error is not checked`
+	}
+	_, _ = bus.Subscribe(c, h)
+	routes := map[string]bus.Handler{"audit.routed": p.projectRouted}
+	for _, r := range routes {
+		_, _ = bus.Subscribe(c, r)
+	}
+	_ = fieldbus.NewConsumer(p.projectStored)
+	_, _ = bus.Subscribe(c, p.projectLookedUp)
+	_, _ = bus.Subscribe(c, p.projectFine)
+	_, _ = bus.Subscribe(c, p.projectReturnsWrite)
+	_, _ = bus.Subscribe(c, p.projectOtherMsg)
+}
+
+// Not reported: the write's error is returned for the bus to retry.
+func (p *Projector) projectReturnsWrite(ctx context.Context, msg jetstream.Msg) error {
+	return p.publishDLQ(ctx, msg)
+}
+
+// Not reported: a handler with no DLQ write.
+func (p *Projector) projectFine(ctx context.Context, msg jetstream.Msg) error {
+	slog.Info("projected", "subject", msg.Subject())
+	return nil
+}
+
+// Not reported: the write is checked, its failure returned; the nil
+// return follows a successful write.
+func (p *Projector) projectLookedUp(ctx context.Context, msg jetstream.Msg) error {
+	err := p.publishDLQ(ctx, msg)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// Not reported: the dead letter concerns another message.
+func (p *Projector) projectOtherMsg(ctx context.Context, msg jetstream.Msg) error {
+	var prev jetstream.Msg
+	if prev != nil {
+		_ = p.publishDLQ(ctx, prev)
+	}
+	return nil
+}
+
+// Deferred Acks around lost writes, in plain functions.
+func (p *Projector) _(ctx context.Context, msg jetstream.Msg) {
+	defer msg.Ack()
+	_ = p.publishDLQ(ctx, msg)
+	return // want `the deferred Ack \(running at this return\) after the DLQ write p.publishDLQ whose error is not checked`
+}
+
+func (p *Projector) _(ctx context.Context, msg jetstream.Msg) {
+	defer msg.Ack()
+	p.bury(ctx, msg)
+	return // want `the deferred Ack \(running at this return\) after the DLQ write p.bury whose error is not checked`
+}
+
+// Not reported: a deferred Ack after a checked write whose failure Naks.
+func (p *Projector) _(ctx context.Context, msg jetstream.Msg) {
+	defer msg.Ack()
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		_ = msg.NakWithDelay(5e9)
+		return
+	}
+}
+
+// Not reported: a deferred Ack registered after the write succeeded.
+func (p *Projector) _(ctx context.Context, msg jetstream.Msg) error {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		return msg.NakWithDelay(5e9)
+	}
+	defer msg.Ack()
+	return nil
 }

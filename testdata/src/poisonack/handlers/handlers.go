@@ -6,6 +6,8 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"ackretryable/handlers/bus"
+	"ackretryable/handlers/fieldbus"
 	"poisonack/databus"
 )
 
@@ -201,4 +204,47 @@ func RegisterMore(ctx context.Context, c jetstream.Consumer, msg jetstream.Msg) 
 	_, _ = bus.Subscribe(c, handleParked)
 	_, _ = bus.Subscribe(c, handleHeader)
 	bus.Go(func() error { return handleBackground(ctx, msg) })
+}
+
+// Stored in a bus's handler field.
+func handleStored(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return nil // want `returning nil on the decode failure of json.Unmarshal makes fieldbus.NewConsumer Ack the message`
+	}
+	return nil
+}
+
+// Held in a variable.
+func RegisterVar(c jetstream.Consumer) {
+	h := func(ctx context.Context, msg jetstream.Msg) error {
+		var o Order
+		if err := json.Unmarshal(msg.Data(), &o); err != nil {
+			slog.Warn("bad", "err", err)
+			return nil // want `returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message`
+		}
+		return nil
+	}
+	_, _ = bus.Subscribe(c, h)
+	_ = fieldbus.NewConsumer(handleStored)
+	_, _ = bus.Subscribe(c, handleWrappedErr)
+	_, _ = bus.Subscribe(c, handleDecodedOK)
+}
+
+// Not reported: the decode error is wrapped and returned.
+func handleWrappedErr(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return fmt.Errorf("decode order: %w", err)
+	}
+	return nil
+}
+
+// Not reported: nil on the success path of the decode.
+func handleDecodedOK(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err == nil {
+		return nil
+	}
+	return errors.New("undecodable")
 }

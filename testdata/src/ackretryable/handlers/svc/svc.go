@@ -5,6 +5,7 @@ package svc
 
 import (
 	"context"
+	"fmt"
 	"errors"
 	"log"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 
 	"ackretryable/handlers/bus"
 	"ackretryable/handlers/fieldbus"
+	"ackretryable/handlers/router"
 	"ackretryable/handlers/tablebus"
 	"retrykit"
 )
@@ -215,4 +217,73 @@ func (s *Service) RegisterRoutes(c jetstream.Consumer) {
 	byName := map[string]bus.Handler{}
 	byName["orders.looked-up"] = s.handleLookedUp
 	_, _ = bus.Subscribe(c, byName["orders.looked-up"])
+}
+
+// A generic decoding router: the handler receives the decoded value.
+type Placed struct{ SKU string }
+
+func decodePlaced(data []byte) (Placed, error) { return Placed{SKU: string(data)}, nil }
+
+func (s *Service) handlePlaced(ctx context.Context, p Placed) error {
+	if err := s.reserve(ctx, []byte(p.SKU)); err != nil {
+		return nil // want `retryable error err from reserve is dropped: returning nil makes router.Route Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) handleTimed(ctx context.Context, p Placed) error {
+	err := s.reserve(ctx, []byte(p.SKU))
+	if err != nil {
+		slog.Warn("reserve", "err", err)
+		return nil // want `returning nil makes router.Route Ack the message`
+	}
+	return nil
+}
+
+// Not reported: the generic handler returns the error.
+func (s *Service) handlePlacedRight(ctx context.Context, p Placed) error {
+	if err := s.reserve(ctx, []byte(p.SKU)); err != nil {
+		return fmt.Errorf("reserve %s: %w", p.SKU, err)
+	}
+	return nil
+}
+
+// Not reported: a nil return on the success path.
+func (s *Service) handleNoop(ctx context.Context, p Placed) error {
+	if p.SKU == "" {
+		return nil
+	}
+	return s.reserve(ctx, []byte(p.SKU))
+}
+
+// Not reported: the error is identified as something else first.
+var errSoldOut = errors.New("sold out")
+
+func (s *Service) handleSoldOut(ctx context.Context, p Placed) error {
+	if err := s.reserve(ctx, []byte(p.SKU)); err != nil {
+		if errors.Is(err, errSoldOut) {
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// Not reported: returning nil after settling with a delay is the bus's
+// business; here nothing is settled and the error goes back.
+func (s *Service) handleLogged(ctx context.Context, p Placed) error {
+	if err := s.reserve(ctx, []byte(p.SKU)); err != nil {
+		log.Printf("reserve: %v", err)
+		return err
+	}
+	return nil
+}
+
+func (s *Service) RegisterRouter(c jetstream.Consumer) {
+	_, _ = router.Route(c, decodePlaced, s.handlePlaced)
+	_, _ = router.Route(c, decodePlaced, router.Timed(s.handleTimed))
+	_, _ = router.Route(c, decodePlaced, s.handlePlacedRight)
+	_, _ = router.Route(c, decodePlaced, s.handleNoop)
+	_, _ = router.Route[Placed](c, decodePlaced, s.handleSoldOut)
+	_, _ = router.Route(c, decodePlaced, s.handleLogged)
 }
