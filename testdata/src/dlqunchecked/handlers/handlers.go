@@ -5,6 +5,7 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -221,4 +222,34 @@ func (p *Projector) _(ctx context.Context, msg jetstream.Msg) error {
 	}
 	defer msg.Ack()
 	return nil
+}
+
+// Not reported: a checked write whose failure is returned wrapped.
+func (p *Projector) projectWrapped2(ctx context.Context, msg jetstream.Msg) error {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		return fmt.Errorf("dead letter: %w", err)
+	}
+	return nil
+}
+
+// Not reported: the failure is retried later explicitly before returning
+// an error.
+func (p *Projector) projectNaked(ctx context.Context, msg jetstream.Msg) error {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		_ = msg.NakWithDelay(5e9)
+		return err
+	}
+	return nil
+}
+
+// Not reported: a publish to an ordinary subject.
+func (p *Projector) projectForward(ctx context.Context, msg jetstream.Msg) error {
+	_, _ = p.js.Publish(ctx, "audit.out", msg.Data())
+	return nil
+}
+
+func (p *Projector) RegisterMore(c jetstream.Consumer) {
+	_, _ = bus.Subscribe(c, p.projectWrapped2)
+	_, _ = bus.Subscribe(c, p.projectNaked)
+	_, _ = bus.Subscribe(c, p.projectForward)
 }

@@ -16,6 +16,7 @@ import (
 
 	"ackretryable/handlers/bus"
 	"ackretryable/handlers/fieldbus"
+	"ackretryable/handlers/tablebus"
 	"poisonack/databus"
 )
 
@@ -247,4 +248,17 @@ func handleDecodedOK(ctx context.Context, msg jetstream.Msg) error {
 		return nil
 	}
 	return errors.New("undecodable")
+}
+
+// Registered with a bus marked //retrylint:handler.
+func handleTabled(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return nil // want `returning nil on the decode failure of json.Unmarshal makes tablebus.Run Ack the message`
+	}
+	return nil
+}
+
+func RegisterTabled(ctx context.Context, msg jetstream.Msg) {
+	tablebus.Run(ctx, msg, handleTabled)
 }

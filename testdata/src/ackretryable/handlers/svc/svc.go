@@ -17,6 +17,7 @@ import (
 	"ackretryable/handlers/fieldbus"
 	"ackretryable/handlers/router"
 	"ackretryable/handlers/tablebus"
+	"golang.org/x/sync/errgroup"
 	"retrykit"
 )
 
@@ -286,4 +287,40 @@ func (s *Service) RegisterRouter(c jetstream.Consumer) {
 	_, _ = router.Route(c, decodePlaced, s.handleNoop)
 	_, _ = router.Route[Placed](c, decodePlaced, s.handleSoldOut)
 	_, _ = router.Route(c, decodePlaced, s.handleLogged)
+}
+
+// Not reported: a nil return after the error was handled by a retry
+// classification that failed (a permanent error, dropped on purpose).
+func (s *Service) handlePermanent(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		if _, ok := retrykit.RetryDelay(err); !ok {
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// Not reported: a handler-shaped function nobody registers.
+func (s *Service) handleUnregistered(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil
+	}
+	return nil
+}
+
+func (s *Service) RegisterPermanent(c jetstream.Consumer) {
+	_, _ = bus.Subscribe(c, s.handlePermanent)
+}
+
+// Not reported: errgroup.Go keeps the first error; it acks nothing.
+func (s *Service) RunGroup(ctx context.Context, msg jetstream.Msg) error {
+	var g errgroup.Group
+	g.Go(func() error {
+		if err := s.reserve(ctx, msg.Data()); err != nil {
+			return nil
+		}
+		return nil
+	})
+	return g.Wait()
 }
