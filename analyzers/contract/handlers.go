@@ -435,32 +435,58 @@ func (m *Model) firstAck(n ast.Node) token.Pos {
 // the helper Acks whenever it runs (an unconditional Ack of a message
 // parameter), or token.NoPos.
 func (m *Model) certainAckInside(call *ast.CallExpr) token.Pos {
+	if e, ok := m.certainEffect(call, profile.Done); ok {
+		return e.site
+	}
+	return token.NoPos
+}
+
+// certainEffect returns the effect of settlement s that the helper call
+// invokes makes whenever it runs (an unconditional settlement of a message
+// parameter): known for helpers of this package from their bodies, for
+// others from the condition in their facts.
+func (m *Model) certainEffect(call *ast.CallExpr, s profile.Settlement) (helperEffect, bool) {
 	fn := StaticCallee(m.info, call)
 	if fn == nil {
-		return token.NoPos
+		return helperEffect{}, false
 	}
 	fn = fn.Origin()
 	if fn.Pkg() != m.pkg {
 		for _, e := range m.effectsOf(fn) {
-			if e.settlement == profile.Done && e.cond == CondAlways {
-				return e.site
+			if e.settlement == s && e.cond == CondAlways && e.param < len(call.Args) {
+				return e, true
 			}
 		}
-		return token.NoPos
+		return helperEffect{}, false
 	}
 	d := m.declOf(fn)
 	if d == nil {
-		return token.NoPos
+		return helperEffect{}, false
 	}
 	for _, e := range m.effects[fn] {
-		if e.settlement != profile.Done || e.call == nil {
+		if e.settlement != s || e.call == nil || e.param >= len(call.Args) {
 			continue
 		}
 		if _, direct := m.AsAckCall(e.call); direct && unconditional(d.Body, e.call) {
-			return e.call.Pos()
+			e.site = e.call.Pos()
+			return e, true
 		}
 	}
-	return token.NoPos
+	return helperEffect{}, false
+}
+
+// CertainHelperSettle recognizes a call of a helper (any package) that
+// settles a message it is given as s whenever it runs: the message
+// argument and the settlement inside, for the checks that judge helper
+// calls without a condition on an error.
+func (m *Model) CertainHelperSettle(call *ast.CallExpr, s profile.Settlement) (SettleCall, bool) {
+	e, ok := m.certainEffect(call, s)
+	if !ok {
+		return SettleCall{}, false
+	}
+	msg := call.Args[e.param]
+	return SettleCall{Call: call, Settlement: s, Msg: msg, Msgs: m.messageDeps(msg), Name: calleeName(call.Fun),
+		Helper: true, Inner: e.site}, true
 }
 
 // declOf returns the declaration of a function of the package, or nil.

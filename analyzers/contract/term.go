@@ -51,17 +51,17 @@ func (m *Model) asTerm(call *ast.CallExpr) (SettleCall, bool) {
 }
 
 // AsAck recognizes an Ack (Ack, AckSync, DoubleAck) that settles a message
-// as done for certain: the ack call itself, or a function literal called
-// on the spot (directly or through a local variable) that Acks. A helper
-// that Acks on some path is not counted: whether it does at a call
-// depends on its error parameter, which the effects do not say yet.
+// as done for certain: the ack call itself, a function literal called on
+// the spot (directly or through a local variable) that Acks, or a call of
+// a helper (any package) that Acks the message it is given whenever it
+// runs. A helper that Acks only on some path is not counted.
 func (m *Model) AsAck(call *ast.CallExpr) (SettleCall, bool) {
 	for _, s := range m.settlements(call) {
 		if s.settlement == profile.Done && isCertainAck(call, s, m) {
 			return m.settleCall(call, s), true
 		}
 	}
-	return SettleCall{}, false
+	return m.CertainHelperSettle(call, profile.Done)
 }
 
 // isCertainAck reports whether a Done settlement of call certainly

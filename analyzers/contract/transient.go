@@ -268,6 +268,11 @@ func (m *Model) solvePaths() {
 				}
 				bc.Calls = append(bc.Calls, ack)
 			}
+			if _, ok := m.CertainHelperSettle(call, profile.Done); ok && !ackSeen[body] {
+				ackSeen[body] = true
+				m.graphs.Of(body)
+				m.ackBodies = append(m.ackBodies, body)
+			}
 			for _, s := range m.settlements(call) {
 				switch {
 				case s.settlement == profile.Terminate && !termSeen[body]:

@@ -57,7 +57,11 @@ func (c *checker) run() {
 		seen[b.Body] = true
 		bodies = append(bodies, b.Body)
 	}
-	for _, b := range append(c.m.TermBodies(), c.m.HandlerBodies()...) {
+	more := append(c.m.TermBodies(), c.m.HandlerBodies()...)
+	for _, hb := range c.m.HelperSettlesByBody() {
+		more = append(more, hb.Body)
+	}
+	for _, b := range more {
 		if !seen[b] {
 			seen[b] = true
 			bodies = append(bodies, b)
@@ -229,6 +233,19 @@ func (c *checker) judgeCall(dec contract.Decode, call *ast.CallExpr, wrote bool)
 				"%s (5s) and dead-letter it at the cap", ack.Method, dec.Name, c.m.DelayedRetry(ack.Recv)))
 			return
 		}
+	}
+	if h, ok := c.m.CertainHelperSettle(call, profile.Done); ok && sameMessage(dec.Msgs, h.Msgs) {
+		if !wrote {
+			c.report(dec, call, fmt.Sprintf("call to %s Acks the message on the decode failure of %s and drops the undecodable payload as if it were handled: "+
+				"dead-letter it (and check the write) before acking, or %s and dead-letter it at the delivery cap",
+				h.Name, dec.Name, c.m.DelayedRetry(h.Msg)))
+		}
+		return
+	}
+	if h, ok := c.m.CertainHelperSettle(call, profile.RetryNow); ok && sameMessage(dec.Msgs, h.Msgs) {
+		c.report(dec, call, fmt.Sprintf("call to %s bare-Naks the message on the decode failure of %s: the same payload comes back at once, up to the delivery cap; "+
+			"%s (5s) and dead-letter it at the cap", h.Name, dec.Name, c.m.DelayedRetry(h.Msg)))
+		return
 	}
 	t, ok := c.m.AsTerm(call)
 	if !ok || wrote || t.Writes || !sameMessage(dec.Msgs, t.Msgs) || !c.packageWritesDLQ() {

@@ -12,6 +12,7 @@ import (
 
 	"ackretryable/handlers/bus"
 	"ackretryable/handlers/fieldbus"
+	"ackretryable/helpers/settle"
 )
 
 type Projector struct {
@@ -252,4 +253,18 @@ func (p *Projector) RegisterMore(c jetstream.Consumer) {
 	_, _ = bus.Subscribe(c, p.projectWrapped2)
 	_, _ = bus.Subscribe(c, p.projectNaked)
 	_, _ = bus.Subscribe(c, p.projectForward)
+}
+
+// A helper of another package that always Acks, after a lost write.
+func (p *Projector) _(ctx context.Context, msg jetstream.Msg) {
+	if err := p.publishDLQ(ctx, msg); err != nil {
+		slog.Warn("dlq", "err", err)
+	}
+	settle.Done(msg, "moved") // want `call to settle.Done may Ack the message on the failure path of the DLQ write p.publishDLQ`
+}
+
+// Not reported: Finish Acks only a nil error, and it is given the write's.
+func (p *Projector) _(ctx context.Context, msg jetstream.Msg) error {
+	err := p.publishDLQ(ctx, msg)
+	return settle.Finish(msg, err)
 }

@@ -17,6 +17,7 @@ import (
 	"ackretryable/handlers/bus"
 	"ackretryable/handlers/fieldbus"
 	"ackretryable/handlers/tablebus"
+	"ackretryable/helpers/settle"
 	"poisonack/databus"
 )
 
@@ -261,4 +262,32 @@ func handleTabled(ctx context.Context, msg jetstream.Msg) error {
 
 func RegisterTabled(ctx context.Context, msg jetstream.Msg) {
 	tablebus.Run(ctx, msg, handleTabled)
+}
+
+// Helpers of another package that Ack or bare-Nak whatever they are given.
+func handleWithHelpers(ctx context.Context, msg jetstream.Msg) {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		settle.Done(msg, "undecodable") // want `call to settle.Done Acks the message on the decode failure of json.Unmarshal and drops the undecodable payload`
+		return
+	}
+	settle.Done(msg, "ok")
+}
+
+func handleWithRetry(ctx context.Context, msg jetstream.Msg) {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		settle.Retry(msg) // want `call to settle.Retry bare-Naks the message on the decode failure of json.Unmarshal`
+		return
+	}
+	settle.Done(msg, "ok")
+}
+
+// Not reported: Finish Acks only a nil error; it is given the decode error.
+func handleFinish(ctx context.Context, msg jetstream.Msg) error {
+	var o Order
+	if err := json.Unmarshal(msg.Data(), &o); err != nil {
+		return settle.Finish(msg, err)
+	}
+	return settle.Finish(msg, nil)
 }
