@@ -98,6 +98,7 @@ type Model struct {
 	candidates       map[*types.Func][]ForeignReturn // functions that drop retryable errors if acked on nil
 	foreign          []ForeignHandler                // handlers of other packages registered here
 	decls            []*ast.FuncDecl
+	declByFn         map[*types.Func]*ast.FuncDecl
 	calls            map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
 	transient        transientState
 }
@@ -141,6 +142,12 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		}
 	}
 	m.decls = decls
+	m.declByFn = make(map[*types.Func]*ast.FuncDecl, len(decls))
+	for _, d := range decls {
+		if fn, ok := m.info.Defs[d.Name].(*types.Func); ok {
+			m.declByFn[fn] = d
+		}
+	}
 	m.noReturn = cfgs.NoReturn(m.info, decls, func(fn *types.Func) bool { return m.imported.noReturn[fn] })
 	m.graphs = cfgs.New(m.info, func(fn *types.Func) bool {
 		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]

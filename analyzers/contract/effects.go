@@ -78,8 +78,12 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 		if _, isIface := recvIsInterface(fn); isIface {
 			return nil
 		}
+		effects := m.effectsOf(fn)
+		if len(effects) == 0 {
+			return nil
+		}
 		errParam := firstErrorParam(fn)
-		for _, e := range m.effectsOf(fn) {
+		for _, e := range effects {
 			if e.param < len(call.Args) {
 				s := settlement{msg: call.Args[e.param], settlement: e.settlement, name: calleeName(call.Fun),
 					helper: true, inner: e.site, writes: m.isDLQWriter(fn), cond: e.cond}

@@ -459,11 +459,15 @@ func (m *Model) certainEffect(call *ast.CallExpr, s profile.Settlement) (helperE
 		}
 		return helperEffect{}, false
 	}
+	effects := m.effects[fn]
+	if len(effects) == 0 {
+		return helperEffect{}, false
+	}
 	d := m.declOf(fn)
 	if d == nil {
 		return helperEffect{}, false
 	}
-	for _, e := range m.effects[fn] {
+	for _, e := range effects {
 		if e.settlement != s || e.call == nil || e.param >= len(call.Args) {
 			continue
 		}
@@ -490,14 +494,7 @@ func (m *Model) CertainHelperSettle(call *ast.CallExpr, s profile.Settlement) (S
 }
 
 // declOf returns the declaration of a function of the package, or nil.
-func (m *Model) declOf(fn *types.Func) *ast.FuncDecl {
-	for _, d := range m.decls {
-		if m.info.Defs[d.Name] == fn {
-			return d
-		}
-	}
-	return nil
-}
+func (m *Model) declOf(fn *types.Func) *ast.FuncDecl { return m.declByFn[fn] }
 
 // leavesBlock reports whether a block's last statement leaves the
 // statement list that holds the block's if: a return, a continue, break
