@@ -50,31 +50,21 @@ func (c *checker) run() {
 // when it is nil (a nil literal passed). Helpers that classify first stay
 // quiet.
 func (c *checker) checkHelpers() {
-	for _, hb := range c.m.HelperSettlesByBody() {
-		paths := c.m.ErrorPaths(hb.Body)
-		for _, h := range hb.Calls {
-			if h.Settlement != profile.Done {
-				continue
-			}
-			*c.at = h.Call.Pos()
-			facts, ok := paths.At(h.Call)
-			if !ok || facts.ErrorBranch == nil || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.ErrorBranch.Err) {
-				continue
-			}
-			b := facts.ErrorBranch
-			what := describe(b)
-			d := analysis.Diagnostic{
-				Pos: h.Call.Pos(), End: h.Call.End(),
-				Message: fmt.Sprintf("call to %s Acks the message in the error branch of %s, which it does not classify: "+
-					"classify the error first (errors.As into a %s() carrier) and %s its retry delay",
-					h.Name, what, c.m.Config().CarrierMethod, c.m.DelayedRetry(h.Msg)),
-			}
-			if h.Inner.IsValid() {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Inner, Message: "the Ack inside " + h.Name})
-			}
-			c.m.Report(c.pass, d)
+	c.m.VisitHelperSettles(profile.Done, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
+		if facts.ErrorBranch == nil || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.ErrorBranch.Err) {
+			return
 		}
-	}
+		d := analysis.Diagnostic{
+			Pos: h.Call.Pos(), End: h.Call.End(),
+			Message: fmt.Sprintf("call to %s Acks the message in the error branch of %s, which it does not classify: "+
+				"classify the error first (errors.As into a %s() carrier) and %s its retry delay",
+				h.Name, describe(facts.ErrorBranch), c.m.Config().CarrierMethod, c.m.DelayedRetry(h.Msg)),
+		}
+		if h.Inner.IsValid() {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Inner, Message: "the Ack inside " + h.Name})
+		}
+		c.m.Report(c.pass, d)
+	})
 }
 
 // checkDeferred reports a return in a retryable producer's error branch

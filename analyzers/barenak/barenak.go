@@ -75,32 +75,24 @@ func (c *checker) run() {
 // with the argument passed (see contract.HelperSettlesWith). A helper that
 // bare-Naks after its own successful classification is reported inside.
 func (c *checker) checkHelpers() {
-	for _, hb := range c.m.HelperSettlesByBody() {
-		paths := c.m.ErrorPaths(hb.Body)
-		for _, h := range hb.Calls {
-			if h.Settlement != profile.RetryNow {
-				continue
-			}
-			*c.at = h.Call.Pos()
-			facts, ok := paths.At(h.Call)
-			if !ok || facts.Transient == nil || facts.ZeroDelay || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.Transient.Err) {
-				continue
-			}
-			what := "a transient error"
-			if facts.Transient.Err != nil {
-				what = "transient error " + facts.Transient.Err.Name()
-			}
-			d := analysis.Diagnostic{
-				Pos: h.Call.Pos(), End: h.Call.End(),
-				Message: fmt.Sprintf("call to %s bare-Naks the message on the transient path of %s: it is redelivered at once and its retry delay is dropped; "+
-					"look up the delay and call %s (or make %s take it)", h.Name, what, c.m.DelayedRetry(h.Msg), h.Name),
-			}
-			if h.Inner.IsValid() {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Inner, Message: "the bare Nak inside " + h.Name})
-			}
-			c.m.Report(c.pass, d)
+	c.m.VisitHelperSettles(profile.RetryNow, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
+		if facts.Transient == nil || facts.ZeroDelay || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.Transient.Err) {
+			return
 		}
-	}
+		what := "a transient error"
+		if facts.Transient.Err != nil {
+			what = "transient error " + facts.Transient.Err.Name()
+		}
+		d := analysis.Diagnostic{
+			Pos: h.Call.Pos(), End: h.Call.End(),
+			Message: fmt.Sprintf("call to %s bare-Naks the message on the transient path of %s: it is redelivered at once and its retry delay is dropped; "+
+				"look up the delay and call %s (or make %s take it)", h.Name, what, c.m.DelayedRetry(h.Msg), h.Name),
+		}
+		if h.Inner.IsValid() {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Inner, Message: "the bare Nak inside " + h.Name})
+		}
+		c.m.Report(c.pass, d)
+	})
 }
 
 // check reports nak when it is on a transient path (or, with -strict, on

@@ -74,6 +74,24 @@ type BodyHelperSettles struct {
 	Calls []HelperSettle
 }
 
+// VisitHelperSettles calls visit for each call of a helper that settles
+// as s, with the path facts just before it. *at follows the call, for
+// internal errors.
+func (m *Model) VisitHelperSettles(s profile.Settlement, at *token.Pos, visit func(PathFacts, HelperSettle)) {
+	for _, hb := range m.helperSettles {
+		paths := m.ErrorPaths(hb.Body)
+		for _, h := range hb.Calls {
+			if h.Settlement != s {
+				continue
+			}
+			*at = h.Call.Pos()
+			if facts, ok := paths.At(h.Call); ok {
+				visit(facts, h)
+			}
+		}
+	}
+}
+
 // HelperSettlesByBody returns the calls of helpers whose effects have a
 // known condition, grouped by body, in source order; the model has solved
 // the transient paths of those bodies.

@@ -286,28 +286,39 @@ func (m *Model) varHoldsWriteError(v *types.Var, at token.Pos, depth int) bool {
 }
 
 // alwaysWrites reports whether body makes a checked or swallowing DLQ
-// write in one of its top-level statements (not inside a branch or loop;
-// in an if statement's init or condition), with no return before it: the
-// write happens on every path that returns normally.
+// write on every path that returns normally (onEveryPath).
 func (m *Model) alwaysWrites(body *ast.BlockStmt) bool {
+	found := false
+	onEveryPath(body, func(n ast.Node) bool {
+		found = m.writesHere(n)
+		return !found
+	})
+	return found
+}
+
+// onEveryPath calls visit with the syntax that body evaluates on every path
+// that returns normally, in order: its top-level statements (of an if
+// statement, its init and condition, not its branches), up to and
+// including the first that holds a return. It stops when visit returns
+// false.
+func onEveryPath(body *ast.BlockStmt, visit func(ast.Node) bool) {
 	for _, stmt := range body.List {
 		var evaluated []ast.Node
 		switch s := stmt.(type) {
-		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.DeferStmt:
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.DeferStmt, *ast.ReturnStmt:
 			evaluated = []ast.Node{s}
 		case *ast.IfStmt:
 			evaluated = []ast.Node{s.Init, s.Cond}
 		}
 		for _, n := range evaluated {
-			if n != nil && m.writesHere(n) {
-				return true
+			if n != nil && !visit(n) {
+				return
 			}
 		}
 		if cfgs.HasReturn(stmt) {
-			return false
+			return
 		}
 	}
-	return false
 }
 
 // writesHere reports whether n evaluates a checked or swallowing DLQ write.

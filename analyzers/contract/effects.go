@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -327,30 +326,16 @@ const (
 	CondAfterNoRetry    EffectCond = "no-retry" // only after a classification said no retry intent
 )
 
-// unconditional reports whether call runs whenever body runs to its end:
-// it is evaluated by a top-level statement of body (in an if statement's
-// init or condition, not its branches) with no return before it. A
-// settlement under any other condition (a switch on an action, a flag) is
-// not "always".
+// unconditional reports whether call runs whenever body runs to its end
+// (onEveryPath). A settlement under any other condition (a switch on an
+// action, a flag) is not "always".
 func unconditional(body *ast.BlockStmt, call *ast.CallExpr) bool {
-	for _, stmt := range body.List {
-		var evaluated []ast.Node
-		switch s := stmt.(type) {
-		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
-			evaluated = []ast.Node{s}
-		case *ast.IfStmt:
-			evaluated = []ast.Node{s.Init, s.Cond}
-		}
-		for _, n := range evaluated {
-			if n != nil && n.Pos() <= call.Pos() && call.End() <= n.End() {
-				return true
-			}
-		}
-		if cfgs.HasReturn(stmt) {
-			return false
-		}
-	}
-	return false
+	found := false
+	onEveryPath(body, func(n ast.Node) bool {
+		found = n.Pos() <= call.Pos() && call.End() <= n.End()
+		return !found
+	})
+	return found
 }
 
 // firstErrorParam returns the index of fn's first error parameter, or -1.

@@ -837,16 +837,10 @@ func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
 // literals) whose error result is the literal nil.
 func (m *Model) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt {
 	var out []*ast.ReturnStmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) > 0 && isNilExpr(m.info, n.Results[len(n.Results)-1]) {
-				out = append(out, n)
-			}
+	for _, ret := range Returns(body) {
+		if len(ret.Results) > 0 && isNilExpr(m.info, ret.Results[len(ret.Results)-1]) {
+			out = append(out, ret)
 		}
-		return true
-	})
+	}
 	return out
 }

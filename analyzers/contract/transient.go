@@ -246,52 +246,45 @@ func (m *Model) solvePaths() {
 	}
 	var bodies []*ast.BlockStmt
 	byBody := make(map[*ast.BlockStmt]*BodyAckCalls)
-	termSeen := make(map[*ast.BlockStmt]bool)
-	ackSeen := make(map[*ast.BlockStmt]bool)
-	for _, f := range m.files {
-		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			body := EnclosingBody(stack)
-			if body == nil {
-				return true
-			}
-			ack, isAck := m.AsAckCall(call)
-			if isAck {
-				bc := byBody[body]
-				if bc == nil {
-					bc = &BodyAckCalls{Body: body}
-					byBody[body] = bc
-					m.ackCalls = append(m.ackCalls, bc)
-				}
-				bc.Calls = append(bc.Calls, ack)
-			}
-			if _, ok := m.CertainHelperSettle(call, profile.Done); ok && !ackSeen[body] {
-				ackSeen[body] = true
-				m.graphs.Of(body)
-				m.ackBodies = append(m.ackBodies, body)
-			}
-			for _, s := range m.settlements(call) {
-				switch {
-				case s.settlement == profile.Terminate && !termSeen[body]:
-					termSeen[body] = true
-					m.graphs.Of(body)
-					m.termBodies = append(m.termBodies, body)
-				case s.settlement == profile.Done && isCertainAck(call, s, m) && !ackSeen[body]:
-					ackSeen[body] = true
-					m.graphs.Of(body)
-					m.ackBodies = append(m.ackBodies, body)
-				}
-			}
-			if _, seen := m.paths[body]; !seen && (isAck || m.mayRetry && m.passesRetryable(call)) {
-				m.paths[body] = nil
-				bodies = append(bodies, body)
-			}
-			return true
-		})
+	seen := make(map[*[]*ast.BlockStmt]map[*ast.BlockStmt]bool)
+	// mark adds body, once, to list, and builds its CFG for the ordering checks.
+	mark := func(list *[]*ast.BlockStmt, body *ast.BlockStmt) {
+		if seen[list] == nil {
+			seen[list] = make(map[*ast.BlockStmt]bool)
+		}
+		if !seen[list][body] {
+			seen[list][body] = true
+			m.graphs.Of(body)
+			*list = append(*list, body)
+		}
 	}
+	m.eachCall(func(call *ast.CallExpr, body *ast.BlockStmt) {
+		ack, isAck := m.AsAckCall(call)
+		if isAck {
+			bc := byBody[body]
+			if bc == nil {
+				bc = &BodyAckCalls{Body: body}
+				byBody[body] = bc
+				m.ackCalls = append(m.ackCalls, bc)
+			}
+			bc.Calls = append(bc.Calls, ack)
+		}
+		if _, ok := m.CertainHelperSettle(call, profile.Done); ok {
+			mark(&m.ackBodies, body)
+		}
+		for _, s := range m.settlements(call) {
+			switch {
+			case s.settlement == profile.Terminate:
+				mark(&m.termBodies, body)
+			case s.settlement == profile.Done && isCertainAck(call, s, m):
+				mark(&m.ackBodies, body)
+			}
+		}
+		if _, seen := m.paths[body]; !seen && (isAck || m.mayRetry && m.passesRetryable(call)) {
+			m.paths[body] = nil
+			bodies = append(bodies, body)
+		}
+	})
 	for body := range m.handlers {
 		if _, seen := m.paths[body]; !seen {
 			m.paths[body] = nil
@@ -319,32 +312,24 @@ func (m *Model) solvePaths() {
 // transient paths of the bodies that hold one.
 func (m *Model) indexHelperSettles() {
 	byBody := make(map[*ast.BlockStmt]*BodyHelperSettles)
-	for _, f := range m.files {
-		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
+	m.eachCall(func(call *ast.CallExpr, body *ast.BlockStmt) {
+		if isLitCall(m, call) {
+			return
+		}
+		for _, s := range m.settlements(call) {
+			if !s.helper || s.name == "" || s.cond == CondUnknown {
+				continue
 			}
-			body := EnclosingBody(stack)
-			if body == nil || isLitCall(m, call) {
-				return true
+			hb := byBody[body]
+			if hb == nil {
+				hb = &BodyHelperSettles{Body: body}
+				byBody[body] = hb
+				m.helperSettles = append(m.helperSettles, hb)
 			}
-			for _, s := range m.settlements(call) {
-				if !s.helper || s.name == "" || s.cond == CondUnknown {
-					continue
-				}
-				hb := byBody[body]
-				if hb == nil {
-					hb = &BodyHelperSettles{Body: body}
-					byBody[body] = hb
-					m.helperSettles = append(m.helperSettles, hb)
-				}
-				hb.Calls = append(hb.Calls, HelperSettle{Call: call, Name: s.name, Settlement: s.settlement,
-					Cond: s.cond, ErrArg: s.errArg, Inner: s.inner, Msg: s.msg})
-			}
-			return true
-		})
-	}
+			hb.Calls = append(hb.Calls, HelperSettle{Call: call, Name: s.name, Settlement: s.settlement,
+				Cond: s.cond, ErrArg: s.errArg, Inner: s.inner, Msg: s.msg})
+		}
+	})
 	for _, hb := range m.helperSettles {
 		if _, done := m.paths[hb.Body]; !done {
 			ep, converged := m.analyzePaths(hb.Body)
@@ -353,6 +338,21 @@ func (m *Model) indexHelperSettles() {
 			}
 			m.paths[hb.Body] = ep
 		}
+	}
+}
+
+// eachCall calls f for every call of the package that a function body
+// (declaration or literal) evaluates, with that body, in source order.
+func (m *Model) eachCall(f func(call *ast.CallExpr, body *ast.BlockStmt)) {
+	for _, file := range m.files {
+		ast.PreorderStack(file, nil, func(n ast.Node, stack []ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if body := EnclosingBody(stack); body != nil {
+					f(call, body)
+				}
+			}
+			return true
+		})
 	}
 }
 
