@@ -104,30 +104,17 @@ func (c *checker) reportDeferred(ret *ast.ReturnStmt, d contract.DeferredAck, b 
 // error in the error branch of a retryable producer's error: the caller
 // Acks the message, and the transient fault becomes a terminal ACK.
 func (c *checker) checkHandlers() {
-	for _, f := range c.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			var body *ast.BlockStmt
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				body = n.Body
-			case *ast.FuncLit:
-				body = n.Body
+	for _, body := range c.m.HandlerBodies() {
+		h := c.m.HandlerOf(body)
+		paths := c.m.ErrorPaths(body)
+		for _, ret := range c.m.NilReturns(body) {
+			*c.at = ret.Pos()
+			facts, ok := paths.AtReturn(ret)
+			if !ok || facts.ErrorBranch == nil {
+				continue
 			}
-			h := c.m.HandlerOf(body)
-			if body == nil || h == nil {
-				return true
-			}
-			paths := c.m.ErrorPaths(body)
-			for _, ret := range c.m.NilReturns(body) {
-				*c.at = ret.Pos()
-				facts, ok := paths.AtReturn(ret)
-				if !ok || facts.ErrorBranch == nil {
-					continue
-				}
-				c.reportReturn(ret, h, facts.ErrorBranch)
-			}
-			return true
-		})
+			c.reportReturn(ret, h, facts.ErrorBranch)
+		}
 	}
 }
 

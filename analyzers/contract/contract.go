@@ -65,6 +65,7 @@ type Model struct {
 	pkg      *types.Package
 	info     *types.Info
 	flow     *flowIndex
+	syntax   *syntax // what one walk over the files collects; trimmed when frozen
 	suppress *suppressions
 	imported importedFacts
 	graphs   *cfgs.Graphs                   // the CFGs of the bodies with something to judge
@@ -80,6 +81,7 @@ type Model struct {
 	termBodies                                    []*ast.BlockStmt     // bodies that hold a Term, each with its CFG built
 	vocab                                         *vocabulary
 	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
+	writesDLQ                                     bool // some call of the package writes to a DLQ
 
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
@@ -152,7 +154,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	m.graphs = cfgs.New(m.info, func(fn *types.Func) bool {
 		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]
 	})
-	m.vocab = newVocabulary(cfg, m.pkg, pass.Files)
+	m.syntax = newSyntax(pass.Files)
+	m.vocab = newVocabulary(cfg, m.pkg, m.syntax)
 	m.gate(decls)
 	m.inferProducers(decls)
 	if m.mayWriteDLQ {
@@ -173,6 +176,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		m.defs() // the checks read it
 	}
 	m.freeze()
+	m.writesDLQ = m.anyDLQWrite()
 	if m.mayRetry || m.maySettle {
 		m.solvePaths()
 		m.inferEffectConds(decls)
@@ -181,6 +185,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	m.exportFacts(pass)
 	m.graphs.Freeze()
+	m.syntax.trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify)
 	return m, nil
 }
 

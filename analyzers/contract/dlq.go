@@ -3,10 +3,11 @@ package contract
 import (
 	"go/ast"
 	"go/types"
-	"golang.org/x/tools/go/analysis"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // DLQDirective, in the doc comment of a function, declares that the

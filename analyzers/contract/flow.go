@@ -31,40 +31,35 @@ func (m *Model) defs() *flowIndex {
 	if m.flow != nil {
 		return m.flow
 	}
-	idx := newFlowIndex(m.info, m.files)
+	nodes := m.syntax.flow
+	if m.frozen {
+		nodes = newSyntax(m.files).flow // dropped when the model was frozen
+	}
+	idx := newFlowIndex(m.info, nodes)
 	if !m.frozen {
 		m.flow = idx
 	}
 	return idx
 }
 
-func newFlowIndex(info *types.Info, files []*ast.File) *flowIndex {
+func newFlowIndex(info *types.Info, nodes []flowNode) *flowIndex {
 	idx := &flowIndex{defs: make(map[*types.Var][]*assignment), stores: make(map[*types.Var][]fieldStore)}
-	for _, f := range files {
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				idx.addAssign(info, n, nearestContainer(stack, f))
-				idx.addStores(info, n)
-			case *ast.ExprStmt:
-				idx.addCallStores(info, n)
-			case *ast.ValueSpec:
-				idx.addValueSpec(info, n, nearestContainer(stack, f))
-			case *ast.RangeStmt:
-				for _, e := range []ast.Expr{n.Key, n.Value} {
-					if v := varOf(info, e); v != nil {
-						idx.add(v, &assignment{pos: n.X.End(), container: n, index: -1})
-					}
+	for _, fn := range nodes {
+		switch n := fn.node.(type) {
+		case *ast.AssignStmt:
+			idx.addAssign(info, n, fn.container)
+			idx.addStores(info, n)
+		case *ast.ExprStmt:
+			idx.addCallStores(info, n)
+		case *ast.ValueSpec:
+			idx.addValueSpec(info, n, fn.container)
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if v := varOf(info, e); v != nil {
+					idx.add(v, &assignment{pos: n.X.End(), container: n, index: -1})
 				}
 			}
-			stack = append(stack, n)
-			return true
-		})
+		}
 	}
 	return idx
 }

@@ -544,35 +544,23 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 	if len(m.handlerParams) == 0 && len(m.imported.handlers) == 0 {
 		return
 	}
-	declOf := make(map[*types.Func]*ast.FuncDecl)
-	for _, d := range decls {
-		if fn, ok := m.info.Defs[d.Name].(*types.Func); ok {
-			declOf[fn] = d
+	for _, s := range m.syntax.sites {
+		if kv, ok := s.node.(*ast.KeyValueExpr); ok {
+			m.handlerInField(kv) // &Worker{handle: s.handleX}
+			continue
 		}
-	}
-	for _, f := range m.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if kv, ok := n.(*ast.KeyValueExpr); ok {
-				m.handlerInField(kv, declOf) // &Worker{handle: s.handleX}
-				return true
+		call := s.node.(*ast.CallExpr)
+		fn := StaticCallee(m.info, call)
+		if fn == nil {
+			continue
+		}
+		params, ack, payload := m.handlerParamsOf(fn)
+		for _, i := range params {
+			if i < len(call.Args) {
+				m.markHandler(call.Args[i], calleeName(call.Fun), ack, payload, 0)
+				m.foreignHandler(call.Args[i], call, calleeName(call.Fun), ack)
 			}
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn := StaticCallee(m.info, call)
-			if fn == nil {
-				return true
-			}
-			params, ack, payload := m.handlerParamsOf(fn)
-			for _, i := range params {
-				if i < len(call.Args) {
-					m.markHandler(call.Args[i], calleeName(call.Fun), ack, payload, declOf, 0)
-					m.foreignHandler(call.Args[i], call, calleeName(call.Fun), ack)
-				}
-			}
-			return true
-		})
+		}
 	}
 }
 
@@ -580,7 +568,7 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 // the argument is a call of middleware (a function that returns a closure
 // calling its handler parameter and returning its result), the handler
 // the middleware wraps.
-func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload []int, declOf map[*types.Func]*ast.FuncDecl, depth int) {
+func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload []int, depth int) {
 	if depth > maxDepth {
 		return
 	}
@@ -588,7 +576,7 @@ func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload 
 		if fn := StaticCallee(m.info, call); fn != nil {
 			for _, j := range m.middlewareParams(fn) {
 				if j < len(call.Args) {
-					m.markHandler(call.Args[j], caller, ack, payload, declOf, depth+1)
+					m.markHandler(call.Args[j], caller, ack, payload, depth+1)
 				}
 			}
 		}
@@ -596,11 +584,11 @@ func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload 
 	}
 	if values, ok := m.routeValues(arg); ok {
 		for _, v := range values {
-			m.markHandler(v, caller, ack, payload, declOf, depth+1)
+			m.markHandler(v, caller, ack, payload, depth+1)
 		}
 		return
 	}
-	body, ft := m.handlerBody(arg, declOf)
+	body, ft := m.handlerBody(arg)
 	if body == nil || m.handlers[body] != nil {
 		return
 	}
@@ -767,7 +755,7 @@ func (m *Model) exportMiddlewareFacts(pass *analysis.Pass) {
 
 // handlerInField marks the handler a composite literal stores in a
 // handler field of the package.
-func (m *Model) handlerInField(kv *ast.KeyValueExpr, declOf map[*types.Func]*ast.FuncDecl) {
+func (m *Model) handlerInField(kv *ast.KeyValueExpr) {
 	key, ok := kv.Key.(*ast.Ident)
 	if !ok {
 		return
@@ -776,7 +764,7 @@ func (m *Model) handlerInField(kv *ast.KeyValueExpr, declOf map[*types.Func]*ast
 	if !ok || !m.handlerFieldAcks[field].IsValid() {
 		return
 	}
-	if body, _ := m.handlerBody(kv.Value, declOf); body != nil && m.handlers[body] == nil {
+	if body, _ := m.handlerBody(kv.Value); body != nil && m.handlers[body] == nil {
 		m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field]}
 	}
 }
@@ -784,7 +772,7 @@ func (m *Model) handlerInField(kv *ast.KeyValueExpr, declOf map[*types.Func]*ast
 // handlerBody returns the body of the function a handler argument
 // denotes: a function literal, or a function or method of the package
 // (named, as a method value, or instantiated).
-func (m *Model) handlerBody(arg ast.Expr, declOf map[*types.Func]*ast.FuncDecl) (*ast.BlockStmt, *ast.FuncType) {
+func (m *Model) handlerBody(arg ast.Expr) (*ast.BlockStmt, *ast.FuncType) {
 	e := ast.Unparen(arg)
 	if lit := m.funcLitOf(e); lit != nil {
 		return lit.Body, lit.Type // a literal, or a local variable bound to one
@@ -810,7 +798,7 @@ func (m *Model) handlerBody(arg ast.Expr, declOf map[*types.Func]*ast.FuncDecl) 
 	if !ok {
 		return nil, nil
 	}
-	if d := declOf[fn.Origin()]; d != nil {
+	if d := m.declOf(fn.Origin()); d != nil {
 		return d.Body, d.Type
 	}
 	return nil, nil
@@ -837,7 +825,7 @@ func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
 // literals) whose error result is the literal nil.
 func (m *Model) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt {
 	var out []*ast.ReturnStmt
-	for _, ret := range Returns(body) {
+	for _, ret := range m.returnsOf(body) {
 		if len(ret.Results) > 0 && isNilExpr(m.info, ret.Results[len(ret.Results)-1]) {
 			out = append(out, ret)
 		}

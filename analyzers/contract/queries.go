@@ -45,16 +45,7 @@ func (m *Model) freeze() {
 	if !m.mayRetry && !m.mayWriteDLQ && !m.maySettle {
 		return
 	}
-	var lits []*ast.FuncLit
-	for _, f := range m.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.FuncLit); ok {
-				lits = append(lits, lit)
-			}
-			return true
-		})
-	}
-	for _, lit := range lits {
+	for _, lit := range m.syntax.lits {
 		if m.mayRetry {
 			m.funcLitProduces(lit)
 		}

@@ -275,43 +275,42 @@ func WrappedOperands(info *types.Info, call *ast.CallExpr) []ast.Expr {
 // nested function literals) returns a retryable error. results are the
 // function's declared results, for bare returns of named results.
 func (t *tracer) returnsRetryable(body *ast.BlockStmt, results *types.Tuple) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found {
-			return false
+	for _, n := range t.m.returnsOf(body) {
+		if t.returnRetryable(n, results) {
+			return true
 		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == 0 && results != nil {
-				for i := 0; i < results.Len(); i++ {
-					r := results.At(i)
-					if isErrorish(r.Type()) && r.Name() != "" && (t.m.IsCarrier(r.Type()) || t.variable(r, n.Pos())) {
-						found = true
-					}
-				}
-				return false
+	}
+	return false
+}
+
+// returnRetryable reports whether a return statement returns a retryable
+// error.
+func (t *tracer) returnRetryable(n *ast.ReturnStmt, results *types.Tuple) bool {
+	found := false
+	if len(n.Results) == 0 && results != nil {
+		for i := 0; i < results.Len(); i++ {
+			r := results.At(i)
+			if isErrorish(r.Type()) && r.Name() != "" && (t.m.IsCarrier(r.Type()) || t.variable(r, n.Pos())) {
+				found = true
 			}
-			if len(n.Results) == 1 && results != nil && results.Len() > 1 {
-				if call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr); ok {
-					for i := 0; i < results.Len(); i++ {
-						if isErrorish(results.At(i).Type()) && t.call(call, i) {
-							found = true
-						}
-					}
-				}
-				return false
-			}
-			for _, r := range n.Results {
-				if tv, ok := t.m.info.Types[r]; ok && isErrorish(tv.Type) && t.expr(r) {
+		}
+		return found
+	}
+	if len(n.Results) == 1 && results != nil && results.Len() > 1 {
+		if call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr); ok {
+			for i := 0; i < results.Len(); i++ {
+				if isErrorish(results.At(i).Type()) && t.call(call, i) {
 					found = true
 				}
 			}
-			return false
 		}
-		return true
-	})
+		return found
+	}
+	for _, r := range n.Results {
+		if tv, ok := t.m.info.Types[r]; ok && isErrorish(tv.Type) && t.expr(r) {
+			found = true
+		}
+	}
 	return found
 }
 

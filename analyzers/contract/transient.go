@@ -341,21 +341,6 @@ func (m *Model) indexHelperSettles() {
 	}
 }
 
-// eachCall calls f for every call of the package that a function body
-// (declaration or literal) evaluates, with that body, in source order.
-func (m *Model) eachCall(f func(call *ast.CallExpr, body *ast.BlockStmt)) {
-	for _, file := range m.files {
-		ast.PreorderStack(file, nil, func(n ast.Node, stack []ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if body := EnclosingBody(stack); body != nil {
-					f(call, body)
-				}
-			}
-			return true
-		})
-	}
-}
-
 // passesRetryable reports whether a call takes an error variable that may
 // be retryable.
 func (m *Model) passesRetryable(call *ast.CallExpr) bool {

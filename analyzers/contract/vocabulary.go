@@ -3,7 +3,6 @@ package contract
 import (
 	"go/ast"
 	"go/constant"
-	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -34,14 +33,9 @@ type vocabulary struct {
 	predicateNames bool
 }
 
-func newVocabulary(cfg *Config, pkg *types.Package, files []*ast.File) *vocabulary {
+func newVocabulary(cfg *Config, pkg *types.Package, syn *syntax) *vocabulary {
 	v := &vocabulary{dlqNames: make(map[string]bool)}
-	seen := make(map[string]bool)
-	see := func(name string) {
-		if seen[name] {
-			return
-		}
-		seen[name] = true
+	for name := range syn.names {
 		if cfg.DLQName.MatchString(name) {
 			v.dlqNames[name] = true
 		}
@@ -51,14 +45,6 @@ func newVocabulary(cfg *Config, pkg *types.Package, files []*ast.File) *vocabula
 			v.ackNames = v.ackNames || p.AckMethods[name] != ""
 			v.publishNames = v.publishNames || slices.Contains(p.Publish, name)
 		}
-	}
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				see(id.Name)
-			}
-			return true
-		})
 	}
 	for _, imp := range pkg.Imports() {
 		v.scanImport(cfg, imp)
@@ -81,21 +67,15 @@ func (v *vocabulary) scanImport(cfg *Config, imp *types.Package) {
 // string constant one of its imports declares, matches the DLQ subject
 // pattern: a publish can name a DLQ subject only then. (A subject whose
 // DLQ part only appears once constants are concatenated is not seen.)
-func dlqConstant(cfg *Config, pkg *types.Package, files []*ast.File) bool {
+func dlqConstant(cfg *Config, pkg *types.Package, syn *syntax) bool {
 	seen := make(map[string]bool)
-	found := false
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING || found {
-				return !found
+	for _, lit := range syn.strings {
+		if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
+			seen[s] = true
+			if cfg.DLQSubject.MatchString(s) {
+				return true
 			}
-			if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
-				seen[s] = true
-				found = cfg.DLQSubject.MatchString(s)
-			}
-			return false
-		})
+		}
 	}
 	for _, imp := range pkg.Imports() {
 		scope := imp.Scope()
@@ -105,7 +85,7 @@ func dlqConstant(cfg *Config, pkg *types.Package, files []*ast.File) bool {
 			}
 		}
 	}
-	return found
+	return false
 }
 
 // isDLQName reports whether name matches the DLQ name pattern.
@@ -157,6 +137,6 @@ func (m *Model) gate(decls []*ast.FuncDecl) {
 	m.maySettle = v.ackNames || len(m.imported.effects) > 0
 	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlqWriters) > 0 || len(m.cfg.DLQFuncs) > 0 ||
 		slices.ContainsFunc(decls, hasDLQDirective) ||
-		v.publishNames && dlqConstant(m.cfg, m.pkg, m.files)
+		v.publishNames && dlqConstant(m.cfg, m.pkg, m.syntax)
 	m.mayClassify = m.mayRetry || v.predicateNames
 }

@@ -1,0 +1,138 @@
+package contract
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// syntax is what one walk over a package's files collects for the model.
+// The vocabulary, the flow index, the handler search and every per-call
+// inference used to walk the files each on its own; on a large package the
+// walks were most of the model's cost.
+type syntax struct {
+	// sites are the calls and key-value pairs of the package in source
+	// order, each with the body of the function (declaration or literal)
+	// that holds it, nil at package level.
+	sites []site
+	// returns are the return statements of each function body, not those
+	// of the function literals inside it.
+	returns map[*ast.BlockStmt][]*ast.ReturnStmt
+	// lits are the function literals of the package, in source order.
+	lits []*ast.FuncLit
+	// names are the package's distinct identifiers.
+	names map[string]bool
+	// strings are the package's string literals.
+	strings []*ast.BasicLit
+	// flow are the statements that define variables or store into them,
+	// for the flow index, each with its innermost scoping node.
+	flow []flowNode
+}
+
+// site is a call or a key-value pair and the function body holding it.
+type site struct {
+	node ast.Node // *ast.CallExpr or *ast.KeyValueExpr
+	body *ast.BlockStmt
+}
+
+// flowNode is an assignment, expression statement, value spec or range
+// statement, and the innermost block, clause or statement scope holding it.
+type flowNode struct {
+	node      ast.Node
+	container ast.Node
+}
+
+func newSyntax(files []*ast.File) *syntax {
+	s := &syntax{returns: make(map[*ast.BlockStmt][]*ast.ReturnStmt), names: make(map[string]bool)}
+	for _, f := range files {
+		s.walk(f)
+	}
+	return s
+}
+
+// walk adds one file. It keeps the stack of enclosing nodes and, apart,
+// the stack of enclosing function bodies.
+func (s *syntax) walk(f *ast.File) {
+	var stack []ast.Node
+	var bodies []*ast.BlockStmt
+	body := func() *ast.BlockStmt {
+		if len(bodies) == 0 {
+			return nil
+		}
+		return bodies[len(bodies)-1]
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			switch stack[len(stack)-1].(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				bodies = bodies[:len(bodies)-1]
+			}
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		switch n := n.(type) {
+		case *ast.Ident:
+			s.names[n.Name] = true
+			return false // no children, and nothing to pop
+		case *ast.BasicLit:
+			if n.Kind == token.STRING {
+				s.strings = append(s.strings, n)
+			}
+			return false
+		case *ast.FuncDecl:
+			s.enter(n.Body)
+			bodies = append(bodies, n.Body)
+		case *ast.FuncLit:
+			s.lits = append(s.lits, n)
+			s.enter(n.Body)
+			bodies = append(bodies, n.Body)
+		case *ast.CallExpr:
+			s.sites = append(s.sites, site{n, body()})
+		case *ast.KeyValueExpr:
+			s.sites = append(s.sites, site{n, body()})
+		case *ast.ReturnStmt:
+			if b := body(); b != nil {
+				s.returns[b] = append(s.returns[b], n)
+			}
+		case *ast.AssignStmt, *ast.ExprStmt, *ast.ValueSpec, *ast.RangeStmt:
+			s.flow = append(s.flow, flowNode{n, nearestContainer(stack, f)})
+		}
+		stack = append(stack, n)
+		return true
+	})
+}
+
+// eachCall calls f for every call of the package that a function body
+// (declaration or literal) evaluates, with that body, in source order.
+func (m *Model) eachCall(f func(call *ast.CallExpr, body *ast.BlockStmt)) {
+	for _, s := range m.syntax.sites {
+		if call, ok := s.node.(*ast.CallExpr); ok && s.body != nil {
+			f(call, s.body)
+		}
+	}
+}
+
+// returnsOf returns the return statements of a function body, not those
+// of the function literals inside it.
+func (m *Model) returnsOf(body *ast.BlockStmt) []*ast.ReturnStmt {
+	if rets, ok := m.syntax.returns[body]; ok {
+		return rets
+	}
+	return Returns(body)
+}
+
+// trim drops, once the model is frozen, what only its inferences read.
+// The checks read the returns of bodies, where something may be found.
+func (s *syntax) trim(keepReturns bool) {
+	*s = syntax{returns: s.returns}
+	if !keepReturns {
+		s.returns = nil
+	}
+}
+
+// enter records a function body, so that a body without returns is
+// known to have none.
+func (s *syntax) enter(body *ast.BlockStmt) {
+	if body != nil {
+		s.returns[body] = nil
+	}
+}
