@@ -81,7 +81,6 @@ type Model struct {
 	termBodies                                    []*ast.BlockStmt     // bodies that hold a Term, each with its CFG built
 	vocab                                         *vocabulary
 	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
-	writesDLQ                                     bool // some call of the package writes to a DLQ
 
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
@@ -176,7 +175,6 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		m.defs() // the checks read it
 	}
 	m.freeze()
-	m.writesDLQ = m.anyDLQWrite()
 	if m.mayRetry || m.maySettle {
 		m.solvePaths()
 		m.inferEffectConds(decls)

@@ -115,20 +115,22 @@ func addVars(out, vs []*types.Var) []*types.Var {
 
 // WritesDLQ reports whether the package makes a DLQ write anywhere: a
 // direct write or a call to a DLQ writer. It looks at every call of the
-// package. The model answers it once, when it is frozen.
-func (m *Model) WritesDLQ() bool { return m.writesDLQ }
-
-// anyDLQWrite looks at every call of the package for a DLQ write.
-func (m *Model) anyDLQWrite() bool {
+// package. It looks at every call of the package: callers that need it
+// often keep the answer.
+func (m *Model) WritesDLQ() bool {
 	if !m.mayWriteDLQ {
 		return false
 	}
-	for _, s := range m.syntax.sites {
-		if call, ok := s.node.(*ast.CallExpr); ok && m.isDLQWrite(call) {
-			return true
-		}
+	found := false
+	for _, f := range m.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && !found && m.isDLQWrite(call) {
+				found = true
+			}
+			return !found
+		})
 	}
-	return false
+	return found
 }
 
 // DecodeAssignedTo returns the decode whose error v holds at pos: the

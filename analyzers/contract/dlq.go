@@ -77,8 +77,13 @@ func (w DLQWrite) HasError() bool { return w.ErrIndex >= 0 }
 
 // isDLQWrite reports whether call writes a dead-letter queue.
 func (m *Model) isDLQWrite(call *ast.CallExpr) bool {
-	_, ok := m.asDLQWrite(call)
-	return ok
+	if m.info == nil || call == nil || !m.mayWriteDLQ {
+		return false
+	}
+	if tv, ok := m.info.Types[call.Fun]; ok && tv.IsType() {
+		return false // conversion
+	}
+	return m.isDLQWriteCall(call)
 }
 
 // asDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:
@@ -100,13 +105,7 @@ func (m *Model) isDLQWrite(call *ast.CallExpr) bool {
 //   - a call of a function literal, directly or through a local variable,
 //     whose body writes a DLQ.
 func (m *Model) asDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
-	if m.info == nil || call == nil || !m.mayWriteDLQ {
-		return DLQWrite{}, false
-	}
-	if tv, ok := m.info.Types[call.Fun]; ok && tv.IsType() {
-		return DLQWrite{}, false // conversion
-	}
-	if !m.isDLQWriteCall(call) {
+	if !m.isDLQWrite(call) {
 		return DLQWrite{}, false
 	}
 	w := DLQWrite{Call: call, Name: calleeName(call.Fun), ErrIndex: -1}

@@ -219,37 +219,34 @@ func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	calledFuncs := make(map[*ast.FuncDecl]map[*types.Func]bool)
 	wrappers := make(map[*types.Var][]*types.Func)
 	var fields []*types.Var
-	for _, d := range decls {
-		if d.Body == nil {
+	for _, s := range m.syntax.sites {
+		d := s.decl
+		if d == nil {
 			continue
 		}
-		fn, _ := m.info.Defs[d.Name].(*types.Func)
-		ast.Inspect(d.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.ReturnStmt:
-				if fn != nil && len(n.Results) > 0 {
-					if f := m.calledField(n.Results[len(n.Results)-1]); f != nil && !slices.Contains(wrappers[f], fn) {
-						wrappers[f] = append(wrappers[f], fn)
-					}
-				}
-			case *ast.CallExpr:
-				if f := m.calledField(n); f != nil {
-					if calledFields[d] == nil {
-						calledFields[d] = make(map[*types.Var]bool)
-					}
-					if !calledFields[d][f] && !slices.Contains(fields, f) {
-						fields = append(fields, f)
-					}
-					calledFields[d][f] = true
-				} else if callee := StaticCallee(m.info, n); callee != nil {
-					if calledFuncs[d] == nil {
-						calledFuncs[d] = make(map[*types.Func]bool)
-					}
-					calledFuncs[d][callee] = true
+		switch n := s.node.(type) {
+		case *ast.ReturnStmt:
+			if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil && len(n.Results) > 0 {
+				if f := m.calledField(n.Results[len(n.Results)-1]); f != nil && !slices.Contains(wrappers[f], fn) {
+					wrappers[f] = append(wrappers[f], fn)
 				}
 			}
-			return true
-		})
+		case *ast.CallExpr:
+			if f := m.calledField(n); f != nil {
+				if calledFields[d] == nil {
+					calledFields[d] = make(map[*types.Var]bool)
+				}
+				if !calledFields[d][f] && !slices.Contains(fields, f) {
+					fields = append(fields, f)
+				}
+				calledFields[d][f] = true
+			} else if callee := StaticCallee(m.info, n); callee != nil {
+				if calledFuncs[d] == nil {
+					calledFuncs[d] = make(map[*types.Func]bool)
+				}
+				calledFuncs[d][callee] = true
+			}
+		}
 	}
 	for _, field := range fields {
 		isCall := func(c *ast.CallExpr) bool {
@@ -549,7 +546,10 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 			m.handlerInField(kv) // &Worker{handle: s.handleX}
 			continue
 		}
-		call := s.node.(*ast.CallExpr)
+		call, ok := s.node.(*ast.CallExpr)
+		if !ok {
+			continue
+		}
 		fn := StaticCallee(m.info, call)
 		if fn == nil {
 			continue

@@ -10,9 +10,9 @@ import (
 // inference used to walk the files each on its own; on a large package the
 // walks were most of the model's cost.
 type syntax struct {
-	// sites are the calls and key-value pairs of the package in source
-	// order, each with the body of the function (declaration or literal)
-	// that holds it, nil at package level.
+	// sites are the calls, key-value pairs and return statements of the
+	// package in source order, each with the body of the function
+	// (declaration or literal) that holds it, nil at package level.
 	sites []site
 	// returns are the return statements of each function body, not those
 	// of the function literals inside it.
@@ -28,10 +28,12 @@ type syntax struct {
 	flow []flowNode
 }
 
-// site is a call or a key-value pair and the function body holding it.
+// site is a call, a key-value pair or a return statement, and the
+// function bodies holding it.
 type site struct {
-	node ast.Node // *ast.CallExpr or *ast.KeyValueExpr
-	body *ast.BlockStmt
+	node ast.Node       // *ast.CallExpr, *ast.KeyValueExpr or *ast.ReturnStmt
+	body *ast.BlockStmt // the innermost function body holding node
+	decl *ast.FuncDecl  // the function declaration whose body holds node
 }
 
 // flowNode is an assignment, expression statement, value spec or range
@@ -54,16 +56,23 @@ func newSyntax(files []*ast.File) *syntax {
 func (s *syntax) walk(f *ast.File) {
 	var stack []ast.Node
 	var bodies []*ast.BlockStmt
-	body := func() *ast.BlockStmt {
-		if len(bodies) == 0 {
-			return nil
+	var decl *ast.FuncDecl
+	at := func(n ast.Node) site {
+		s := site{node: n}
+		if len(bodies) > 0 {
+			s.body = bodies[len(bodies)-1]
 		}
-		return bodies[len(bodies)-1]
+		if decl != nil && decl.Body != nil && n.Pos() >= decl.Body.Pos() {
+			s.decl = decl
+		}
+		return s
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
 			switch stack[len(stack)-1].(type) {
-			case *ast.FuncDecl, *ast.FuncLit:
+			case *ast.FuncDecl:
+				bodies, decl = bodies[:len(bodies)-1], nil
+			case *ast.FuncLit:
 				bodies = bodies[:len(bodies)-1]
 			}
 			stack = stack[:len(stack)-1]
@@ -80,18 +89,18 @@ func (s *syntax) walk(f *ast.File) {
 			return false
 		case *ast.FuncDecl:
 			s.enter(n.Body)
-			bodies = append(bodies, n.Body)
+			bodies, decl = append(bodies, n.Body), n
 		case *ast.FuncLit:
 			s.lits = append(s.lits, n)
 			s.enter(n.Body)
 			bodies = append(bodies, n.Body)
-		case *ast.CallExpr:
-			s.sites = append(s.sites, site{n, body()})
-		case *ast.KeyValueExpr:
-			s.sites = append(s.sites, site{n, body()})
+		case *ast.CallExpr, *ast.KeyValueExpr:
+			s.sites = append(s.sites, at(n))
 		case *ast.ReturnStmt:
-			if b := body(); b != nil {
-				s.returns[b] = append(s.returns[b], n)
+			st := at(n)
+			s.sites = append(s.sites, st)
+			if st.body != nil {
+				s.returns[st.body] = append(s.returns[st.body], n)
 			}
 		case *ast.AssignStmt, *ast.ExprStmt, *ast.ValueSpec, *ast.RangeStmt:
 			s.flow = append(s.flow, flowNode{n, nearestContainer(stack, f)})
