@@ -371,6 +371,23 @@ func (m *Model) bodyWritesDLQ(body *ast.BlockStmt) bool {
 	return false
 }
 
+// callsLocal reports whether body calls a function of the package or a
+// func value: what it does can change as the package's facts grow.
+func (m *Model) callsLocal(body *ast.BlockStmt) bool {
+	for _, call := range m.callsOf(body) {
+		if fn := StaticCallee(m.info, call); fn != nil {
+			if fn.Pkg() == m.pkg {
+				return true
+			}
+			continue
+		}
+		if tv := m.info.Types[call.Fun]; !tv.IsType() && !tv.IsBuiltin() {
+			return true
+		}
+	}
+	return false
+}
+
 // callsOf returns the calls of body in InspectCalls order, listed once
 // while the model runs (its fixpoints walk the same bodies round after
 // round) and dropped when it is frozen.
@@ -446,10 +463,14 @@ func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
 			m.dlq.writers[fn] = true
 		}
 	}
+	// After the first round, only a function that calls a function of the
+	// package or a func value can become a writer.
+	pending := decls
 	for changed := true; changed; {
 		changed = false
 		m.dlq.lits = nil
-		for _, d := range decls {
+		var next []*ast.FuncDecl
+		for _, d := range pending {
 			fn, _ := m.info.Defs[d.Name].(*types.Func)
 			if fn == nil || d.Body == nil || m.dlq.writers[fn] {
 				continue
@@ -457,8 +478,11 @@ func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
 			if m.bodyWritesDLQ(d.Body) {
 				m.dlq.writers[fn] = true
 				changed = true
+			} else if m.callsLocal(d.Body) {
+				next = append(next, d)
 			}
 		}
+		pending = next
 	}
 	m.dlq.lits = nil
 	m.inferWriterKinds(decls)

@@ -332,6 +332,17 @@ func (m *Model) funcLitProduces(lit *ast.FuncLit) bool {
 	return v
 }
 
+// mayHoldError reports whether some result can hold an error: an
+// interface, or a type that implements error.
+func mayHoldError(results *types.Tuple) bool {
+	for i := range results.Len() {
+		if t := results.At(i).Type(); types.IsInterface(t) || isErrorish(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // retryableVars returns the package-level error variables whose
 // package-level initialization may hold a retry carrier.
 func (m *Model) retryableVars() []*types.Var {
@@ -356,14 +367,17 @@ func (m *Model) retryableVars() []*types.Var {
 // inferProducers computes, to a fixpoint, which functions of the package
 // are retryable producers and which wrap an error parameter.
 func (m *Model) inferProducers(decls []*ast.FuncDecl) {
+	// Only a function with a result that can hold an error can return a
+	// retryable one.
+	decls = slices.DeleteFunc(slices.Clone(decls), func(d *ast.FuncDecl) bool {
+		fn, _ := m.info.Defs[d.Name].(*types.Func)
+		return fn == nil || d.Body == nil || !mayHoldError(fn.Type().(*types.Signature).Results())
+	})
 	for changed := true; changed; {
 		changed = false
 		clear(m.litMemo)
 		for _, d := range decls {
-			fn, _ := m.info.Defs[d.Name].(*types.Func)
-			if fn == nil || d.Body == nil {
-				continue
-			}
+			fn := m.info.Defs[d.Name].(*types.Func)
 			sig := fn.Type().(*types.Signature)
 			if m.mayRetry && !m.producers[fn] {
 				t := &tracer{m: m, visited: make(map[*assignment]bool)}

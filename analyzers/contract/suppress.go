@@ -41,14 +41,14 @@ func newSuppressions(pass *analysis.Pass) *suppressions {
 			s.generated[name] = true
 			continue
 		}
-		var src []byte
-		if pass.ReadFile != nil {
-			src, _ = pass.ReadFile(name)
-		}
+		var src []byte // read at the first suppression: most files have none
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				if !isSuppression(c.Text) {
 					continue
+				}
+				if src == nil && pass.ReadFile != nil {
+					src, _ = pass.ReadFile(name)
 				}
 				line := tf.Line(c.Slash)
 				s.lines[lineKey{name, line}] = true

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"go/ast"
-	"go/token"
 )
 
 // syntax is what one walk over a package's files collects for the model.
@@ -21,8 +20,6 @@ type syntax struct {
 	lits []*ast.FuncLit
 	// names are the package's distinct identifiers.
 	names map[string]bool
-	// strings are the package's string literals.
-	strings []*ast.BasicLit
 	// flow are the statements that define variables or store into them,
 	// for the flow index, each with its innermost scoping node.
 	flow []flowNode
@@ -83,9 +80,6 @@ func (s *syntax) walk(f *ast.File) {
 			s.names[n.Name] = true
 			return false // no children, and nothing to pop
 		case *ast.BasicLit:
-			if n.Kind == token.STRING {
-				s.strings = append(s.strings, n)
-			}
 			return false
 		case *ast.FuncDecl:
 			s.enter(n.Body)

@@ -3,6 +3,7 @@ package contract
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -67,15 +68,25 @@ func (v *vocabulary) scanImport(cfg *Config, imp *types.Package) {
 // string constant one of its imports declares, matches the DLQ subject
 // pattern: a publish can name a DLQ subject only then. (A subject whose
 // DLQ part only appears once constants are concatenated is not seen.)
-func dlqConstant(cfg *Config, pkg *types.Package, syn *syntax) bool {
+// It runs only in packages that name a publish call.
+func dlqConstant(cfg *Config, pkg *types.Package, files []*ast.File) bool {
 	seen := make(map[string]bool)
-	for _, lit := range syn.strings {
-		if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
-			seen[s] = true
-			if cfg.DLQSubject.MatchString(s) {
-				return true
+	found := false
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING || found {
+				return !found
 			}
-		}
+			if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
+				seen[s] = true
+				found = cfg.DLQSubject.MatchString(s)
+			}
+			return false
+		})
+	}
+	if found {
+		return true
 	}
 	for _, imp := range pkg.Imports() {
 		scope := imp.Scope()
@@ -137,6 +148,6 @@ func (m *Model) gate(decls []*ast.FuncDecl) {
 	m.maySettle = v.ackNames || len(m.imported.effects) > 0
 	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlqWriters) > 0 || len(m.cfg.DLQFuncs) > 0 ||
 		slices.ContainsFunc(decls, hasDLQDirective) ||
-		v.publishNames && dlqConstant(m.cfg, m.pkg, m.syntax)
+		v.publishNames && dlqConstant(m.cfg, m.pkg, m.files)
 	m.mayClassify = m.mayRetry || v.predicateNames
 }
