@@ -36,6 +36,7 @@ func New(cfg *Config) *analysis.Analyzer {
 			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
 			new(EffectsFact), new(ClassifierFact), new(RetryableVarFact),
 			new(cfgs.NoReturnFact), new(HandlerFact), new(MiddlewareFact), new(HandlerCandidateFact),
+			new(CarrierTypesFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -154,7 +155,11 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]
 	})
 	m.syntax = newSyntax(pass.Files)
-	m.vocab = newVocabulary(cfg, m.pkg, m.syntax)
+	carriers := carrierTypes(cfg, m.info, pass.Files)
+	if len(carriers) > 0 {
+		pass.ExportPackageFact(&CarrierTypesFact{Types: carriers})
+	}
+	m.vocab = newVocabulary(cfg, m.syntax, importsCarrier(pass))
 	m.gate(decls)
 	m.inferProducers(decls)
 	if m.mayWriteDLQ {

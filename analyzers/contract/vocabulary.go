@@ -7,6 +7,9 @@ import (
 	"go/types"
 	"slices"
 	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // vocabulary is what the identifiers of a package tell about which
@@ -34,7 +37,7 @@ type vocabulary struct {
 	predicateNames bool
 }
 
-func newVocabulary(cfg *Config, pkg *types.Package, syn *syntax) *vocabulary {
+func newVocabulary(cfg *Config, syn *syntax, importsCarrier bool) *vocabulary {
 	v := &vocabulary{dlqNames: make(map[string]bool)}
 	for name := range syn.names {
 		if cfg.DLQName.MatchString(name) {
@@ -47,21 +50,54 @@ func newVocabulary(cfg *Config, pkg *types.Package, syn *syntax) *vocabulary {
 			v.publishNames = v.publishNames || slices.Contains(p.Publish, name)
 		}
 	}
-	for _, imp := range pkg.Imports() {
-		v.scanImport(cfg, imp)
-	}
+	v.importedCarrier = importsCarrier
 	return v
 }
 
-// scanImport records whether an imported package declares a carrier type.
-func (v *vocabulary) scanImport(cfg *Config, imp *types.Package) {
-	scope := imp.Scope()
-	for _, name := range scope.Names() {
-		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && declaresMethod(tn.Type(), cfg.CarrierMethod) {
-			v.importedCarrier = true
-			return
+// CarrierTypesFact is a package fact: the package declares types with the
+// carrier method (RetryDelay). A package that imports one may hold a
+// retry carrier in its errors. (Each package names its own, once: asking
+// every importer to scan every import's scope cost more than the rest of
+// the vocabulary.)
+type CarrierTypesFact struct {
+	Types []string // the carrier types' names, sorted
+}
+
+func (*CarrierTypesFact) AFact() {}
+func (f *CarrierTypesFact) String() string {
+	return "carrier types " + strings.Join(f.Types, ", ")
+}
+
+// carrierTypes returns the names of the package-level types of the files
+// that declare the carrier method, sorted.
+func carrierTypes(cfg *Config, info *types.Info, files []*ast.File) []string {
+	var out []string
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				if tn, ok := info.Defs[spec.(*ast.TypeSpec).Name].(*types.TypeName); ok && declaresMethod(tn.Type(), cfg.CarrierMethod) {
+					out = append(out, tn.Name())
+				}
+			}
 		}
 	}
+	slices.Sort(out)
+	return out
+}
+
+// importsCarrier reports whether a direct import of the package declares
+// a carrier type.
+func importsCarrier(pass *analysis.Pass) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if pass.ImportPackageFact(imp, new(CarrierTypesFact)) {
+			return true
+		}
+	}
+	return false
 }
 
 // dlqConstant reports whether a string literal of the package, or a

@@ -1,3 +1,5 @@
+// want package:"carrier types TempError, retryDelayer"
+
 // Package classify proves which functions the contract model infers to be
 // retry classifiers (exported as ClassifierFact): delay lookups whose ok,
 // and predicates whose result, are true only where a retry classification
