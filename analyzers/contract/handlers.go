@@ -220,9 +220,9 @@ func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	wrappers := make(map[*types.Var][]*types.Func)
 	var fields []*types.Var
 	for _, s := range m.syntax.sites {
-		d := s.decl
-		if d == nil {
-			continue
+		d := m.syntax.decls[s.body]
+		if d == nil || s.node.Pos() < d.Body.Pos() {
+			continue // outside a declaration's body
 		}
 		switch n := s.node.(type) {
 		case *ast.ReturnStmt:

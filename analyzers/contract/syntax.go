@@ -16,6 +16,9 @@ type syntax struct {
 	// returns are the return statements of each function body, not those
 	// of the function literals inside it.
 	returns map[*ast.BlockStmt][]*ast.ReturnStmt
+	// decls are the function declarations holding each function body
+	// (their own, and those of the literals inside them).
+	decls map[*ast.BlockStmt]*ast.FuncDecl
 	// lits are the function literals of the package, in source order.
 	lits []*ast.FuncLit
 	// names are the package's distinct identifiers.
@@ -26,11 +29,10 @@ type syntax struct {
 }
 
 // site is a call, a key-value pair or a return statement, and the
-// function bodies holding it.
+// innermost function body holding it.
 type site struct {
-	node ast.Node       // *ast.CallExpr, *ast.KeyValueExpr or *ast.ReturnStmt
-	body *ast.BlockStmt // the innermost function body holding node
-	decl *ast.FuncDecl  // the function declaration whose body holds node
+	node ast.Node // *ast.CallExpr, *ast.KeyValueExpr or *ast.ReturnStmt
+	body *ast.BlockStmt
 }
 
 // flowNode is an assignment, expression statement, value spec or range
@@ -41,7 +43,11 @@ type flowNode struct {
 }
 
 func newSyntax(files []*ast.File) *syntax {
-	s := &syntax{returns: make(map[*ast.BlockStmt][]*ast.ReturnStmt), names: make(map[string]bool)}
+	s := &syntax{
+		returns: make(map[*ast.BlockStmt][]*ast.ReturnStmt),
+		decls:   make(map[*ast.BlockStmt]*ast.FuncDecl),
+		names:   make(map[string]bool),
+	}
 	for _, f := range files {
 		s.walk(f)
 	}
@@ -59,10 +65,16 @@ func (s *syntax) walk(f *ast.File) {
 		if len(bodies) > 0 {
 			s.body = bodies[len(bodies)-1]
 		}
-		if decl != nil && decl.Body != nil && n.Pos() >= decl.Body.Pos() {
-			s.decl = decl
-		}
 		return s
+	}
+	enter := func(body *ast.BlockStmt) {
+		bodies = append(bodies, body)
+		if body != nil {
+			s.returns[body] = nil // a body without returns has none
+			if decl != nil {
+				s.decls[body] = decl
+			}
+		}
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
@@ -82,26 +94,59 @@ func (s *syntax) walk(f *ast.File) {
 		case *ast.BasicLit:
 			return false
 		case *ast.FuncDecl:
-			s.enter(n.Body)
-			bodies, decl = append(bodies, n.Body), n
+			decl = n
+			enter(n.Body)
 		case *ast.FuncLit:
 			s.lits = append(s.lits, n)
-			s.enter(n.Body)
-			bodies = append(bodies, n.Body)
-		case *ast.CallExpr, *ast.KeyValueExpr:
+			enter(n.Body)
+		case *ast.CallExpr:
 			s.sites = append(s.sites, at(n))
+		case *ast.KeyValueExpr:
+			if mayNameFunc(n) {
+				s.sites = append(s.sites, at(n))
+			}
 		case *ast.ReturnStmt:
 			st := at(n)
 			s.sites = append(s.sites, st)
 			if st.body != nil {
 				s.returns[st.body] = append(s.returns[st.body], n)
 			}
-		case *ast.AssignStmt, *ast.ExprStmt, *ast.ValueSpec, *ast.RangeStmt:
+		case *ast.ExprStmt:
+			if mayStore(n) {
+				s.flow = append(s.flow, flowNode{n, nil})
+			}
+		case *ast.AssignStmt, *ast.ValueSpec, *ast.RangeStmt:
 			s.flow = append(s.flow, flowNode{n, nearestContainer(stack, f)})
 		}
 		stack = append(stack, n)
 		return true
 	})
+}
+
+// mayNameFunc reports whether a key-value pair can store a function in a
+// field: Key: fn, Key: s.method, Key: func(...) {...}, Key: generic[T].
+// Only those can make a handler of a field (handlerInField).
+func mayNameFunc(kv *ast.KeyValueExpr) bool {
+	if _, ok := kv.Key.(*ast.Ident); !ok {
+		return false
+	}
+	switch ast.Unparen(kv.Value).(type) {
+	case *ast.FuncLit, *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
+}
+
+// mayStore reports whether an expression statement is a method call with
+// arguments, the only kind the flow index records stores for
+// (v.Header.Set("k", e)).
+func mayStore(es *ast.ExprStmt) bool {
+	call, ok := es.X.(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	_, ok = ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok
 }
 
 // eachCall calls f for every call of the package that a function body
@@ -129,13 +174,5 @@ func (s *syntax) trim(keepReturns bool) {
 	*s = syntax{returns: s.returns}
 	if !keepReturns {
 		s.returns = nil
-	}
-}
-
-// enter records a function body, so that a body without returns is
-// known to have none.
-func (s *syntax) enter(body *ast.BlockStmt) {
-	if body != nil {
-		s.returns[body] = nil
 	}
 }
