@@ -11,13 +11,18 @@ import (
 	"github.com/retrylint/retrylint/runtime/dlq"
 )
 
-// receive is the Consume callback.
+// receive is the Consume callback. With workers it hands m to one; once
+// Run has returned it releases m instead, without running the handler.
 func (r *Runner) receive(m jetstream.Msg) {
-	if r.work != nil {
-		r.work <- m
+	if r.work == nil {
+		r.process(m, &r.slots[0])
 		return
 	}
-	r.process(m, &r.slots[0])
+	select {
+	case r.work <- m:
+	case <-r.quit:
+		r.process(m, new(slot)) // stopping is set: Decide releases it
+	}
 }
 
 // process handles one delivery from start to broker action.

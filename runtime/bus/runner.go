@@ -62,8 +62,9 @@ type Runner struct {
 
 	started  atomic.Bool
 	stopping atomic.Bool
-	hctx     context.Context // handlers' context, canceled after the drain timeout
-	work     chan jetstream.Msg
+	hctx     context.Context    // handlers' context, canceled after the drain timeout
+	work     chan jetstream.Msg // to the workers; never closed (see receive)
+	quit     chan struct{}      // closed when Run returns: workers stop, late deliveries are released
 	slots    []slot
 	fails    failures
 }
@@ -157,10 +158,12 @@ func (r *Runner) Run(ctx context.Context) error {
 	// Workers and background loops stop, in this order, when Run returns.
 	bgctx, bgcancel := context.WithCancel(hctx)
 	var wg sync.WaitGroup
+	r.quit = make(chan struct{})
 	defer func() {
-		if r.work != nil {
-			close(r.work) // Consume has returned: nothing sends any more
-		}
+		// The work channel is not closed: the Consume callback may still
+		// be blocked sending on it (the connection closed while every
+		// worker was busy). It sees quit instead and releases its message.
+		close(r.quit)
 		bgcancel()
 		wg.Wait()
 	}()
@@ -168,8 +171,13 @@ func (r *Runner) Run(ctx context.Context) error {
 		r.work = make(chan jetstream.Msg)
 		for i := range r.concurrency {
 			wg.Go(func() {
-				for m := range r.work {
-					r.process(m, &r.slots[i])
+				for {
+					select {
+					case m := <-r.work:
+						r.process(m, &r.slots[i])
+					case <-r.quit:
+						return
+					}
 				}
 			})
 		}
