@@ -3,9 +3,11 @@ package bus_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -257,3 +259,60 @@ func (d *deliveries) calls() int {
 	defer d.mu.Unlock()
 	return d.n
 }
+
+// advisories is a stream that captures the server's MSG_TERMINATED and
+// MAX_DELIVERIES advisories for the ORDERS stream. Tests read it to learn
+// what the server did to a message (a Term and an Ack look the same to
+// the consumer's counters), not what the runner reports.
+type advisories struct {
+	e  *env
+	st jetstream.Stream
+}
+
+const (
+	terminatedPrefix    = "$JS.EVENT.ADVISORY.CONSUMER.MSG_TERMINATED"
+	maxDeliveriesPrefix = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES"
+)
+
+func (e *env) captureAdvisories() *advisories {
+	e.t.Helper()
+	st, err := e.js.CreateStream(e.t.Context(), jetstream.StreamConfig{
+		Name:     "ADVISORIES",
+		Subjects: []string{terminatedPrefix + ".ORDERS.>", maxDeliveriesPrefix + ".ORDERS.>"},
+	})
+	if err != nil {
+		e.t.Fatalf("advisory stream: %v", err)
+	}
+	return &advisories{e: e, st: st}
+}
+
+// seqs returns the stream sequences of ORDERS messages the server reported
+// under the advisory subject prefix, in the order reported.
+func (a *advisories) seqs(prefix string) []uint64 {
+	a.e.t.Helper()
+	info, err := a.st.Info(a.e.t.Context())
+	if err != nil {
+		a.e.t.Fatal(err)
+	}
+	var out []uint64
+	for seq := info.State.FirstSeq; seq > 0 && seq <= info.State.LastSeq; seq++ {
+		m, err := a.st.GetMsg(a.e.t.Context(), seq)
+		if err != nil {
+			a.e.t.Fatalf("advisory %d: %v", seq, err)
+		}
+		if !strings.HasPrefix(m.Subject, prefix+".") {
+			continue
+		}
+		var adv struct {
+			StreamSeq uint64 `json:"stream_seq"`
+		}
+		if err := json.Unmarshal(m.Data, &adv); err != nil {
+			a.e.t.Fatalf("advisory %d: %v", seq, err)
+		}
+		out = append(out, adv.StreamSeq)
+	}
+	return out
+}
+
+// terminated returns the stream sequences the server reports terminated.
+func (a *advisories) terminated() []uint64 { return a.seqs(terminatedPrefix) }

@@ -87,6 +87,7 @@ func TestTransientWithoutDelayUsesThePolicy(t *testing.T) {
 
 func TestPermanentErrorIsDeadLetteredThenTerminated(t *testing.T) {
 	e := newEnv(t)
+	adv := e.captureAdvisories()
 	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 300 * time.Millisecond})
 	var d deliveries
 	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
@@ -104,6 +105,9 @@ func TestPermanentErrorIsDeadLetteredThenTerminated(t *testing.T) {
 	}
 	if info := e.info(cons); info.NumAckPending != 0 || info.NumRedelivered != 0 {
 		t.Fatalf("consumer: %d ack pending, %d redelivered", info.NumAckPending, info.NumRedelivered)
+	}
+	if got := adv.terminated(); !slices.Equal(got, []uint64{seq}) { // an Ack would leave no advisory
+		t.Fatalf("the server terminated %v, want [%d]", got, seq)
 	}
 	got := e.entries()
 	if len(got) != 1 {
@@ -208,6 +212,7 @@ func TestDeliveryPastTheCapIsDeadLetteredWithoutRunningTheHandler(t *testing.T) 
 
 func TestDeadLetterOutageLeadsToRedeliveryNotTerm(t *testing.T) {
 	e := newEnv(t)
+	adv := e.captureAdvisories()
 	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second})
 	if err := e.js.DeleteStream(t.Context(), e.dlq.Name()); err != nil { // the DLQ is down
 		t.Fatal(err)
@@ -222,6 +227,9 @@ func TestDeadLetterOutageLeadsToRedeliveryNotTerm(t *testing.T) {
 	if first.DeadLetterErr == nil || first.Decision.Action != bus.ActionNakWithDelay ||
 		first.Decision.Delay != 300*time.Millisecond || first.Decision.Class != bus.ClassDeadLetterFailed {
 		t.Fatalf("first delivery: %s", describe([]timed{first}))
+	}
+	if got := adv.terminated(); len(got) != 0 { // the server's word, not the runner's
+		t.Fatalf("terminated %v while the DLQ was down", got)
 	}
 	if _, err := dlq.New(t.Context(), e.js); err != nil { // the DLQ is back
 		t.Fatal(err)
@@ -243,6 +251,7 @@ func TestDeadLetterOutageLeadsToRedeliveryNotTerm(t *testing.T) {
 	if len(got) != 1 || got[0].Deliveries != last.NumDelivered {
 		t.Fatalf("DLQ: %+v", got)
 	}
+	waitFor(t, 5*time.Second, "the Term", func() bool { return len(adv.terminated()) == 1 })
 }
 
 func TestAdvisoryCatchesDeliveriesTheRunnerNeverSawFail(t *testing.T) {
