@@ -58,7 +58,7 @@ const (
 	ClassMaxDeliveries    Class = "max_deliveries"    // delivered past the cap (crash, ack wait expiry): the handler is not run
 	ClassRetriesExhausted Class = "retries_exhausted" // the backoff policy's attempt cap was reached
 	ClassDeadLetterFailed Class = "dlq_failed"        // the DLQ write failed: redeliver to try again
-	ClassShutdown         Class = "shutdown"          // the runner is stopping: release the message
+	ClassShutdown         Class = "shutdown"          // the runner is stopping: release the message, or dead-letter it on the last delivery
 	ClassAdvisory         Class = "max_deliveries_advisory"
 )
 
@@ -218,10 +218,14 @@ func (cfg *Config) decide(in Input) Decision {
 	switch {
 	case in.DeadLetterErr != nil:
 		return cfg.nak(n, cfg.DeadLetterRetryDelay, 0, ClassDeadLetterFailed, "dead-letter write failed")
-	case !in.Ran && in.Stopping:
-		return Decision{Action: ActionNak, Class: ClassShutdown, Reason: "runner stopping: released unprocessed"}
 	case !in.Ran && n > cfg.MaxDeliveries:
 		return deadLetter(ClassMaxDeliveries, 0, fmt.Sprintf("delivered %d times, over the cap of %d", n, cfg.MaxDeliveries))
+	case !in.Ran && in.Stopping && n == cfg.MaxDeliveries:
+		// A release would come back past the cap, or, on the server's
+		// last delivery (MaxDeliver), never: the message is kept here.
+		return deadLetter(ClassShutdown, 0, fmt.Sprintf("runner stopping on the last delivery (%d of %d)", n, cfg.MaxDeliveries))
+	case !in.Ran && in.Stopping:
+		return Decision{Action: ActionNak, Class: ClassShutdown, Reason: "runner stopping: released unprocessed"}
 	case !in.Ran:
 		return Decision{Action: ActionHandle}
 	case in.DecodeErr != nil:
@@ -231,6 +235,8 @@ func (cfg *Config) decide(in Input) Decision {
 		return cfg.nak(n, cfg.PoisonDelay, 0, ClassUndecodable, "payload undecodable")
 	case in.Err == nil:
 		return Decision{Action: ActionAck}
+	case in.Stopping && errors.Is(in.Err, context.Canceled) && n >= cfg.MaxDeliveries:
+		return deadLetter(ClassShutdown, 0, fmt.Sprintf("handler interrupted by shutdown on the last delivery (%d of %d)", n, cfg.MaxDeliveries))
 	case in.Stopping && errors.Is(in.Err, context.Canceled):
 		return Decision{Action: ActionNak, Class: ClassShutdown, Reason: "handler interrupted by shutdown"}
 	}

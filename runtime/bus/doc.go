@@ -20,8 +20,9 @@
 //
 // The attempt number is the server's NumDelivered from the message metadata,
 // never an in-process counter that restarts with the process. The delivery
-// cap is the smaller of WithMaxDeliveries (default 100) and the consumer's
-// MaxDeliver. The runner dead-letters the last delivery itself, so the DLQ
+// cap is the smaller of WithMaxDeliveries (default 100) and one less than
+// the consumer's MaxDeliver (the server's last delivery is kept spare for a
+// DLQ write that failed on the cap; MaxDeliver 1 leaves no spare). The runner dead-letters the last delivery itself, so the DLQ
 // never depends on the server's MAX_DELIVERIES advisory, which is sent once,
 // lazily, to whoever listens at the time. WithAdvisories adds that advisory
 // as a safety net for deliveries the runner never saw fail (the ack wait
@@ -31,8 +32,15 @@
 // the cap to the runner: then a DLQ write that fails on the last delivery is
 // retried by redelivery like any other. When the consumer's MaxDeliver is the
 // cap, the server will not redeliver after the last delivery, so the runner
-// retries a failed DLQ write in process, holding the message with
-// heartbeats, until it succeeds or the runner stops.
+// keeps that delivery spare, and on it retries a failed DLQ write in
+// process, holding the message with heartbeats, until it succeeds or the
+// runner stops.
+//
+// At shutdown a message no handler started (or whose handler the drain
+// timeout interrupted) is released with a Nak, so another instance takes it
+// at once; on the cap it is dead-lettered instead (class shutdown): a
+// release there would come back past the cap, or, on the server's last
+// delivery, never.
 //
 // # Dead letters
 //

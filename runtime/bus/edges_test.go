@@ -3,12 +3,16 @@ package bus_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/retrylint/retrylint/runtime/bus"
+	"github.com/retrylint/retrylint/runtime/dlq"
+	"github.com/retrylint/retrylint/runtime/retry"
 )
 
 // TestConnectionClosedWhileWorkersBusy closes the runner's connection while
@@ -60,4 +64,108 @@ func TestConnectionClosedWhileWorkersBusy(t *testing.T) {
 		t.Fatal("Run did not return after the connection closed")
 	}
 	time.Sleep(300 * time.Millisecond) // and here, after Run has returned
+}
+
+// TestShutdownOnTheLastDeliveryDeadLetters stops a runner while messages
+// on the server's last delivery (MaxDeliver 1) wait in its buffer. A
+// release (Nak) would never be redelivered: the messages would be gone,
+// neither processed nor in the DLQ. They must be dead-lettered, and the
+// server must report them terminated.
+func TestShutdownOnTheLastDeliveryDeadLetters(t *testing.T) {
+	e := newEnv(t)
+	adv := e.captureAdvisories()
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: time.Minute, MaxDeliver: 1})
+	var seqs []uint64
+	for i := range 5 {
+		seqs = append(seqs, e.publish(fmt.Sprintf("orders.%d", i), "x", nil))
+	}
+	started := make(chan struct{}, 5)
+	r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(context.Context, bus.Msg) error {
+		started <- struct{}{}
+		time.Sleep(300 * time.Millisecond)
+		return nil
+	}, bus.WithLogger(e.log), bus.WithPullMaxMessages(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopAfterStart(t, r, started)
+	if len(started) != 0 {
+		t.Fatalf("%d more handlers started after the stop", len(started))
+	}
+	got := e.entries()
+	if len(got) != 4 {
+		t.Fatalf("DLQ holds %d entries, want the 4 messages released at shutdown", len(got))
+	}
+	for _, en := range got {
+		if en.Class != string(bus.ClassShutdown) || en.Deliveries != 1 {
+			t.Fatalf("entry: %+v", en)
+		}
+	}
+	waitFor(t, 5*time.Second, "4 Terms", func() bool { return len(adv.terminated()) == 4 })
+	if term := adv.terminated(); slices.Contains(term, seqs[0]) {
+		t.Fatalf("terminated %v: the handled message (%d) was acked, not terminated", term, seqs[0])
+	}
+}
+
+// TestDeadLetterFailingOnTheCapUsesTheSpareDelivery: with MaxDeliver 3 the
+// runner's cap is 2. The DLQ is down when the handler fails on delivery 2;
+// the server's third delivery, kept spare, brings the message back, and it
+// is dead-lettered without running the handler again.
+func TestDeadLetterFailingOnTheCapUsesTheSpareDelivery(t *testing.T) {
+	e := newEnv(t)
+	adv := e.captureAdvisories()
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second, MaxDeliver: 3})
+	var d deliveries
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		if d.mark(m) == 2 {
+			if err := e.js.DeleteStream(t.Context(), e.dlq.Name()); err != nil { // the DLQ goes down
+				t.Error(err)
+			}
+		}
+		return retry.RetryAfter(errors.New("inventory service unavailable"), 100*time.Millisecond)
+	}, bus.WithDeadLetterRetryDelay(500*time.Millisecond), bus.WithDeadLetterTimeout(time.Second))
+	seq := e.publish("orders.1", "x", nil)
+	evs := rec.wait(t, 10*time.Second, "the failed dead letter", count(2))
+	if evs[1].DeadLetterErr == nil || evs[1].Decision.Action != bus.ActionNakWithDelay {
+		t.Fatalf("events: %s", describe(evs))
+	}
+	if _, err := dlq.New(t.Context(), e.js); err != nil { // the DLQ is back
+		t.Fatal(err)
+	}
+	evs = rec.wait(t, 10*time.Second, "the dead letter on the spare delivery", count(3))
+	if ev := evs[2]; ev.NumDelivered != 3 || ev.Decision.Action != bus.ActionDeadLetter || ev.DeadLetterErr != nil {
+		t.Fatalf("events: %s", describe(evs))
+	}
+	if n := d.calls(); n != 2 {
+		t.Fatalf("handler ran %d times, want 2 (the spare delivery does not run it)", n)
+	}
+	if got := e.entries(); len(got) != 1 || got[0].StreamSeq != seq || got[0].Deliveries != 3 {
+		t.Fatalf("DLQ: %+v", got)
+	}
+	waitFor(t, 5*time.Second, "the Term", func() bool { return slices.Equal(adv.terminated(), []uint64{seq}) })
+}
+
+// TestDrainTimeoutOnTheLastDeliveryDeadLetters: a handler interrupted by the
+// drain timeout on the server's last delivery is dead-lettered, although
+// the handlers' context is canceled by then: the write gets a context of
+// its own.
+func TestDrainTimeoutOnTheLastDeliveryDeadLetters(t *testing.T) {
+	e := newEnv(t)
+	adv := e.captureAdvisories()
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: time.Minute, MaxDeliver: 1})
+	seq := e.publish("orders.1", "x", nil)
+	started := make(chan struct{})
+	r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(ctx context.Context, _ bus.Msg) error {
+		close(started)
+		<-ctx.Done()
+		return fmt.Errorf("query: %w", ctx.Err())
+	}, bus.WithLogger(e.log), bus.WithDrainTimeout(200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopAfterStart(t, r, started)
+	if got := e.entries(); len(got) != 1 || got[0].StreamSeq != seq || got[0].Class != string(bus.ClassShutdown) {
+		t.Fatalf("DLQ: %+v", got)
+	}
+	waitFor(t, 5*time.Second, "the Term", func() bool { return slices.Equal(adv.terminated(), []uint64{seq}) })
 }

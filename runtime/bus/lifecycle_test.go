@@ -157,8 +157,12 @@ func TestNewRunnerValidates(t *testing.T) {
 		t.Fatalf("default cap: %v, %v", r.Config().MaxDeliveries, err)
 	}
 	seven := e.consumer(jetstream.ConsumerConfig{Durable: "seven", MaxDeliver: 7})
-	if r, err := bus.NewRunner(ctx, seven, e.dlq, h); err != nil || r.Config().MaxDeliveries != 7 {
-		t.Fatalf("cap with MaxDeliver 7: %v", err)
+	if r, err := bus.NewRunner(ctx, seven, e.dlq, h); err != nil || r.Config().MaxDeliveries != 6 { // the 7th is spare
+		t.Fatalf("cap with MaxDeliver 7: %v, %v", r.Config().MaxDeliveries, err)
+	}
+	one := e.consumer(jetstream.ConsumerConfig{Durable: "one", MaxDeliver: 1})
+	if r, err := bus.NewRunner(ctx, one, e.dlq, h); err != nil || r.Config().MaxDeliveries != 1 { // no spare
+		t.Fatalf("cap with MaxDeliver 1: %v, %v", r.Config().MaxDeliveries, err)
 	}
 	if r, err := bus.NewRunner(ctx, seven, e.dlq, h, bus.WithMaxDeliveries(3)); err != nil || r.Config().MaxDeliveries != 3 {
 		t.Fatalf("cap 3 with MaxDeliver 7: %v", err)

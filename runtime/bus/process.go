@@ -189,9 +189,16 @@ func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input
 // final delivery (final), where a redelivery will never come, it keeps
 // retrying in process, holding the message with heartbeats, until the write
 // succeeds or the runner's handlers are canceled.
+//
+// A dead letter at shutdown is written even once the handlers' context is
+// canceled (the drain timeout passed): it is the message's last chance.
 func (r *Runner) writeDLQ(m jetstream.Msg, e *dlq.Entry, final bool) error {
+	base := r.hctx
+	if e.Class == string(ClassShutdown) {
+		base = context.WithoutCancel(base)
+	}
 	for {
-		ctx, cancel := context.WithTimeout(r.hctx, r.dlqTimeout)
+		ctx, cancel := context.WithTimeout(base, r.dlqTimeout)
 		err := r.dlq.Write(ctx, e)
 		cancel()
 		if err == nil || !final {

@@ -113,8 +113,12 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		r.name = info.Name
 	}
 	if cc.MaxDeliver > 0 {
+		// The cap is one delivery short of the server's last, when there is
+		// more than one: a dead letter whose write fails on the cap still
+		// gets a redelivery (dead-lettered then without running the
+		// handler), instead of a NakWithDelay the server never honours.
 		r.serverMax = uint64(cc.MaxDeliver)
-		r.cfg.MaxDeliveries = min(r.cfg.MaxDeliveries, r.serverMax)
+		r.cfg.MaxDeliveries = min(r.cfg.MaxDeliveries, max(r.serverMax-1, 1))
 	}
 	ackWait := cc.AckWait
 	if len(cc.BackOff) > 0 {
@@ -130,8 +134,8 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		r.heartbeat = max(ackWait/3, 10*time.Millisecond)
 	}
 	r.log = r.log.With("stream", r.stream, "consumer", r.consumer)
-	if r.serverMax > 0 && r.serverMax <= r.cfg.MaxDeliveries && r.js == nil {
-		r.log.Info("bus: consumer MaxDeliver is the delivery cap; a DLQ write that fails on the last delivery is retried in process, and a crash during it is only caught with WithAdvisories",
+	if r.serverMax == 1 && r.js == nil {
+		r.log.Info("bus: consumer MaxDeliver 1 leaves no redelivery; a DLQ write that fails is retried in process, and a crash during it is only caught with WithAdvisories",
 			"max_deliver", r.serverMax)
 	}
 	return r, nil

@@ -155,14 +155,14 @@ func TestUndecodablePayloadHitsThePoisonThreshold(t *testing.T) {
 
 func TestLastDeliveryIsDeadLetteredByTheRunner(t *testing.T) {
 	e := newEnv(t)
-	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second, MaxDeliver: 3})
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second, MaxDeliver: 4})
 	var d deliveries
 	r, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
 		d.mark(m)
 		return retry.RetryAfter(errors.New("inventory service unavailable"), 100*time.Millisecond)
 	})
 	if c := r.Config(); c.MaxDeliveries != 3 {
-		t.Fatalf("cap = %d, want the consumer's MaxDeliver 3", c.MaxDeliveries)
+		t.Fatalf("cap = %d, want 3, one short of the consumer's MaxDeliver 4", c.MaxDeliveries)
 	}
 	e.publish("orders.1", "x", nil)
 	evs := rec.wait(t, 15*time.Second, "3 deliveries", count(3))
