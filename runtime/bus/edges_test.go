@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,4 +170,85 @@ func TestDrainTimeoutOnTheLastDeliveryDeadLetters(t *testing.T) {
 		t.Fatalf("DLQ: %+v", got)
 	}
 	waitFor(t, 5*time.Second, "the Term", func() bool { return slices.Equal(adv.terminated(), []uint64{seq}) })
+}
+
+// TestStuckHandlerIsTimedOutAndAbandoned: the first call of the handler
+// never returns and ignores its context. After the handler timeout and the
+// grace period the worker settles the message as a transient failure and
+// goes back to work (the one worker processes the next message), the
+// message comes back and succeeds, and Run's exit is bounded and names the
+// stuck call.
+func TestStuckHandlerIsTimedOutAndAbandoned(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 2 * time.Second})
+	block := make(chan struct{})
+	defer close(block)
+	var calls atomic.Int32
+	rec := newRecorder()
+	r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(_ context.Context, m bus.Msg) error {
+		if calls.Add(1) == 1 {
+			<-block // stuck, deaf to its context
+		}
+		return nil
+	}, bus.WithLogger(e.log), bus.WithObserver(rec.observe), bus.WithHandlerTimeout(300*time.Millisecond),
+		bus.WithBackoff(fastPolicy(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	stuck := e.publish("orders.stuck", "x", nil)
+	next := e.publish("orders.next", "y", nil)
+	evs := rec.wait(t, 10*time.Second, "the stuck message settled, the next acked, the stuck one acked on redelivery", count(3))
+	first := evs[0]
+	var te *bus.TimeoutError
+	if first.StreamSeq != stuck || !errors.As(first.Err, &te) || !te.Abandoned || first.Decision.Action != bus.ActionNakWithDelay {
+		t.Fatalf("events: %s", describe(evs))
+	}
+	if evs[1].StreamSeq != next || evs[1].Decision.Action != bus.ActionAck ||
+		evs[2].StreamSeq != stuck || evs[2].NumDelivered != 2 || evs[2].Decision.Action != bus.ActionAck {
+		t.Fatalf("events: %s", describe(evs))
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, bus.ErrHandlersStuck) || !strings.Contains(err.Error(), "orders.stuck") {
+			t.Fatalf("Run returned %v, want ErrHandlersStuck naming orders.stuck", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return with a stuck handler")
+	}
+}
+
+// TestHandlerTimeoutCancelsTheContext: a handler that honours its context
+// returns when the timeout cancels it; the message is retried.
+func TestHandlerTimeoutCancelsTheContext(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 5 * time.Second})
+	var calls atomic.Int32
+	_, rec := e.start(cons, func(ctx context.Context, _ bus.Msg) error {
+		if calls.Add(1) == 1 {
+			<-ctx.Done()
+			return fmt.Errorf("query: %w", ctx.Err())
+		}
+		return nil
+	}, bus.WithHandlerTimeout(200*time.Millisecond), bus.WithBackoff(fastPolicy(t)))
+	e.publish("orders.slow", "x", nil)
+	evs := rec.wait(t, 10*time.Second, "a timeout and a retry", count(2))
+	var te *bus.TimeoutError
+	if !errors.As(evs[0].Err, &te) || te.Abandoned || !errors.Is(evs[0].Err, context.DeadlineExceeded) ||
+		evs[0].Decision.Action != bus.ActionNakWithDelay || evs[1].Decision.Action != bus.ActionAck {
+		t.Fatalf("events: %s", describe(evs))
+	}
+}
+
+// fastPolicy retries after 100ms to 200ms, without jitter.
+func fastPolicy(t *testing.T) *retry.Policy {
+	t.Helper()
+	p, err := retry.NewPolicy(retry.WithBase(100*time.Millisecond), retry.WithCap(200*time.Millisecond), retry.WithJitter(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -97,3 +98,30 @@ func (e *PanicError) Unwrap() error {
 // Permanent reports true: a panic is a bug, never retried whatever its value
 // wraps.
 func (e *PanicError) Permanent() bool { return true }
+
+// TimeoutError is the error of a handler call that outlived the handler
+// timeout (WithHandlerTimeout). It is transient: the message is retried
+// after the backoff policy's delay, or dead-lettered on the last delivery.
+type TimeoutError struct {
+	After     time.Duration // the handler timeout
+	Abandoned bool          // the call had not returned within the grace period and still runs
+	Err       error         // what the handler returned, if it returned
+}
+
+// Error names the timeout and what the handler returned.
+func (e *TimeoutError) Error() string {
+	switch {
+	case e.Abandoned:
+		return fmt.Sprintf("bus: handler timed out after %v and did not return; abandoned", e.After)
+	case e.Err != nil:
+		return fmt.Sprintf("bus: handler timed out after %v: %v", e.After, e.Err)
+	}
+	return fmt.Sprintf("bus: handler timed out after %v", e.After)
+}
+
+// Unwrap returns what the handler returned.
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// Retryable reports true: a call that ran out of time may succeed on
+// another delivery.
+func (e *TimeoutError) Retryable() bool { return true }

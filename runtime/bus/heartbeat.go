@@ -2,7 +2,10 @@ package bus
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -76,4 +79,73 @@ func (r *Runner) heartbeats(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// calls is the set of abandoned handler calls that still run. Only an
+// abandoned call enters it, so the message path takes no lock and reads no
+// clock for it.
+type calls struct {
+	mu  sync.Mutex
+	set map[*call]time.Time // when each was abandoned
+}
+
+// call is one handler call running on a goroutine of its own.
+type call struct {
+	subject string
+	seq     uint64
+	done    chan error
+	state   atomic.Int32 // callRunning, then callReturned or callAbandoned
+}
+
+const (
+	callRunning int32 = iota
+	callReturned
+	callAbandoned
+)
+
+// returned is called by the call's goroutine once the handler returned.
+func (c *calls) returned(cl *call) {
+	if !cl.state.CompareAndSwap(callRunning, callReturned) {
+		c.mu.Lock() // abandoned: abandon registered it before its swap
+		delete(c.set, cl)
+		c.mu.Unlock()
+	}
+}
+
+// abandon registers cl as abandoned, unless it returned meanwhile; it
+// reports whether it did.
+func (c *calls) abandon(cl *call, now time.Time) bool {
+	c.mu.Lock()
+	if c.set == nil {
+		c.set = make(map[*call]time.Time)
+	}
+	c.set[cl] = now
+	c.mu.Unlock()
+	if cl.state.CompareAndSwap(callRunning, callAbandoned) {
+		return true
+	}
+	c.mu.Lock()
+	delete(c.set, cl)
+	c.mu.Unlock()
+	return false
+}
+
+// running describes the abandoned calls still running, oldest first.
+func (c *calls) running(now time.Time) []string {
+	type entry struct {
+		cl *call
+		at time.Time
+	}
+	c.mu.Lock()
+	entries := make([]entry, 0, len(c.set))
+	for cl, at := range c.set {
+		entries = append(entries, entry{cl, at})
+	}
+	c.mu.Unlock()
+	slices.SortFunc(entries, func(a, b entry) int { return a.at.Compare(b.at) })
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = fmt.Sprintf("%s (stream seq %d, abandoned %v ago)", e.cl.subject, e.cl.seq, now.Sub(e.at).Round(time.Millisecond))
+	}
+	return out
 }

@@ -23,6 +23,16 @@ const (
 	DefaultPullMaxMessages   = 100
 	DefaultDeadLetterTimeout = 5 * time.Second
 	DefaultDrainTimeout      = 30 * time.Second
+	// DefaultHandlerTimeout bounds one handler call. Heartbeats keep a
+	// message alive while its handler runs, so without a bound a handler
+	// that never returns would hold a worker and a MaxAckPending slot
+	// forever.
+	DefaultHandlerTimeout = 5 * time.Minute
+	// HandlerTimeoutGrace is how long the runner waits, after a handler's
+	// context is canceled (timeout or shutdown), for the call to return
+	// before it abandons the call and settles the message itself. It is
+	// capped by the timeout.
+	HandlerTimeoutGrace = time.Second
 )
 
 // BackOffMode says what NewRunner does with a consumer that has a BackOff
@@ -196,6 +206,20 @@ func WithDrainTimeout(d time.Duration) Option {
 	return func(r *Runner) error {
 		r.drainTimeout = d
 		return positive("drain timeout", d)
+	}
+}
+
+// WithHandlerTimeout bounds one handler call (default 5 minutes). When it
+// passes, the handler's context is canceled and the message is settled as
+// a transient failure (*TimeoutError): redelivered after the backoff
+// policy's delay, or dead-lettered on the cap. A call that has not returned
+// within HandlerTimeoutGrace after that is abandoned: its worker settles
+// the message and goes back to work, and Run names the call at exit if it
+// still runs.
+func WithHandlerTimeout(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.handlerTimeout = d
+		return positive("handler timeout", d)
 	}
 }
 

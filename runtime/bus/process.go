@@ -3,6 +3,7 @@ package bus
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"time"
 
@@ -49,7 +50,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 		if r.observe != nil {
 			start = monotonic()
 		}
-		err := r.call(m)
+		err := r.call(m, seq)
 		if r.observe != nil {
 			took = monotonic() - start
 		}
@@ -113,14 +114,60 @@ var epoch = time.Now()
 // monotonic reads only the monotonic clock, which is cheaper than time.Now.
 func monotonic() time.Duration { return time.Since(epoch) }
 
-// call runs the handler and turns a panic into a *PanicError.
-func (r *Runner) call(m jetstream.Msg) (err error) {
+// call runs the handler, bounded by the handler timeout. The handler runs
+// on a goroutine of its own so that a call that never returns can be
+// abandoned: the worker settles the message (a *TimeoutError, or a
+// cancellation at shutdown) and goes back to work.
+func (r *Runner) call(m jetstream.Msg, seq uint64) error {
+	ctx, cancel := context.WithTimeout(r.hctx, r.handlerTimeout)
+	defer cancel()
+	c := &call{done: make(chan error, 1)}
+	go func() {
+		c.done <- r.invoke(ctx, m)
+		r.calls.returned(c)
+	}()
+	var err error
+	select {
+	case err = <-c.done:
+		if ctx.Err() == nil || r.hctx.Err() != nil {
+			return err // in time, or interrupted by shutdown
+		}
+	case <-ctx.Done():
+		grace := time.NewTimer(min(HandlerTimeoutGrace, r.handlerTimeout))
+		defer grace.Stop()
+		select {
+		case err = <-c.done:
+			if r.hctx.Err() != nil {
+				return err
+			}
+		case <-grace.C:
+			c.subject, c.seq = m.Subject(), seq
+			if !r.calls.abandon(c, time.Now()) {
+				err = <-c.done // it returned just now
+				if r.hctx.Err() != nil {
+					return err
+				}
+				break
+			}
+			r.log.Error("bus: handler did not return after its context was canceled; abandoned", "seq", seq,
+				"subject", m.Subject(), "timeout", r.handlerTimeout)
+			if r.hctx.Err() != nil {
+				return fmt.Errorf("bus: handler abandoned at shutdown: %w", context.Canceled)
+			}
+			return &TimeoutError{After: r.handlerTimeout, Abandoned: true}
+		}
+	}
+	return &TimeoutError{After: r.handlerTimeout, Err: err}
+}
+
+// invoke runs the handler and turns a panic into a *PanicError.
+func (r *Runner) invoke(ctx context.Context, m jetstream.Msg) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
-	return r.handler(r.hctx, m)
+	return r.handler(ctx, m)
 }
 
 // apply carries out d on m. It returns the decision actually carried out

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,10 @@ var (
 	// ErrConsumerGone is wrapped by the error Run returns when the consumer
 	// or the connection goes away for good.
 	ErrConsumerGone = errors.New("bus: consumer stopped")
+	// ErrHandlersStuck is wrapped by the error Run returns when handler
+	// calls it abandoned (they ignored their canceled context) still run
+	// as it returns; the error names them.
+	ErrHandlersStuck = errors.New("bus: handler calls still running")
 )
 
 // DeadLetterWriter stores the evidence of a message that will not be
@@ -45,20 +50,21 @@ type Runner struct {
 	handler Handler
 	js      jetstream.JetStream // for advisories; nil when off
 
-	cfg          Config
-	name         string
-	stream       string
-	consumer     string
-	serverMax    uint64 // the consumer's MaxDeliver, 0 when unlimited
-	backOffMode  BackOffMode
-	concurrency  int
-	pullMax      int
-	heartbeat    time.Duration
-	drainTimeout time.Duration
-	dlqTimeout   time.Duration
-	log          *slog.Logger
-	observe      func(Event)
-	beforeTerm   func(*dlq.Entry) // test hook: between the DLQ write and Term
+	cfg            Config
+	name           string
+	stream         string
+	consumer       string
+	serverMax      uint64 // the consumer's MaxDeliver, 0 when unlimited
+	backOffMode    BackOffMode
+	concurrency    int
+	pullMax        int
+	heartbeat      time.Duration
+	drainTimeout   time.Duration
+	handlerTimeout time.Duration
+	dlqTimeout     time.Duration
+	log            *slog.Logger
+	observe        func(Event)
+	beforeTerm     func(*dlq.Entry) // test hook: between the DLQ write and Term
 
 	started  atomic.Bool
 	stopping atomic.Bool
@@ -67,6 +73,7 @@ type Runner struct {
 	quit     chan struct{}      // closed when Run returns: workers stop, late deliveries are released
 	slots    []slot
 	fails    failures
+	calls    calls // handler calls in flight, for naming the stuck ones
 }
 
 // NewRunner returns a runner of h over cons that dead-letters through dead.
@@ -76,15 +83,16 @@ type Runner struct {
 // interval.
 func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWriter, h Handler, opts ...Option) (*Runner, error) {
 	r := &Runner{
-		cons:         cons,
-		dlq:          dead,
-		handler:      h,
-		cfg:          DefaultConfig(),
-		concurrency:  DefaultConcurrency,
-		pullMax:      DefaultPullMaxMessages,
-		drainTimeout: DefaultDrainTimeout,
-		dlqTimeout:   DefaultDeadLetterTimeout,
-		log:          slog.Default(),
+		cons:           cons,
+		dlq:            dead,
+		handler:        h,
+		cfg:            DefaultConfig(),
+		concurrency:    DefaultConcurrency,
+		pullMax:        DefaultPullMaxMessages,
+		drainTimeout:   DefaultDrainTimeout,
+		handlerTimeout: DefaultHandlerTimeout,
+		dlqTimeout:     DefaultDeadLetterTimeout,
+		log:            slog.Default(),
 	}
 	for _, opt := range opts {
 		if err := opt(r); err != nil {
@@ -149,8 +157,10 @@ func (r *Runner) Config() Config { return r.cfg }
 // (Nak: another worker may take them at once), and waits for running
 // handlers up to the drain timeout, after which their context is canceled.
 // It returns nil after a shutdown through ctx, and an error wrapping
-// ErrConsumerGone when the consumer or the connection is gone.
-func (r *Runner) Run(ctx context.Context) error {
+// ErrConsumerGone when the consumer or the connection is gone. Its exit is
+// bounded: a handler that ignores its canceled context is abandoned after
+// HandlerTimeoutGrace, and the error, wrapping ErrHandlersStuck, names it.
+func (r *Runner) Run(ctx context.Context) (err error) {
 	if !r.started.CompareAndSwap(false, true) {
 		return ErrRunning
 	}
@@ -163,6 +173,12 @@ func (r *Runner) Run(ctx context.Context) error {
 	bgctx, bgcancel := context.WithCancel(hctx)
 	var wg sync.WaitGroup
 	r.quit = make(chan struct{})
+	defer func() { // runs last, once the workers are gone
+		if stuck := r.calls.running(time.Now()); len(stuck) > 0 {
+			r.log.Error("bus: handler calls still running at exit", "calls", stuck)
+			err = errors.Join(err, fmt.Errorf("%w: %s", ErrHandlersStuck, strings.Join(stuck, "; ")))
+		}
+	}()
 	defer func() {
 		// The work channel is not closed: the Consume callback may still
 		// be blocked sending on it (the connection closed while every

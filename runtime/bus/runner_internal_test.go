@@ -77,14 +77,15 @@ func (f *fakeDLQ) Write(_ context.Context, e *dlq.Entry) error {
 
 func testRunner(t testing.TB, j *journal, dead *fakeDLQ, h Handler) *Runner {
 	r := &Runner{
-		cfg:        DefaultConfig(),
-		dlq:        dead,
-		handler:    h,
-		name:       "test-handler",
-		log:        slog.New(slog.DiscardHandler),
-		hctx:       context.Background(),
-		dlqTimeout: time.Second,
-		slots:      make([]slot, 1),
+		cfg:            DefaultConfig(),
+		dlq:            dead,
+		handler:        h,
+		name:           "test-handler",
+		log:            slog.New(slog.DiscardHandler),
+		hctx:           context.Background(),
+		dlqTimeout:     time.Second,
+		handlerTimeout: DefaultHandlerTimeout,
+		slots:          make([]slot, 1),
 	}
 	r.cfg.MaxDeliveries = 5
 	return r
