@@ -60,8 +60,7 @@ func New(storeDir string) (*Server, error) {
 	if err := s.start(); err != nil {
 		return nil, err
 	}
-	// Pin the port so that a restart comes back where clients reconnect.
-	s.opts.Port = s.ns.Addr().(*net.TCPAddr).Port
+	s.pin()
 	return s, nil
 }
 
@@ -76,6 +75,10 @@ func Start(tb TB) *Server {
 	tb.Cleanup(s.Shutdown)
 	return s
 }
+
+// pin fixes the port the server got, so that a restart comes back where
+// clients reconnect.
+func (s *Server) pin() { s.opts.Port = s.ns.Addr().(*net.TCPAddr).Port }
 
 func (s *Server) start() error {
 	opts := s.opts // the server keeps a pointer; give each run its own copy
@@ -97,6 +100,13 @@ func (s *Server) URL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return fmt.Sprintf("nats://%s:%d", s.opts.Host, s.opts.Port)
+}
+
+// running returns the running server, or nil while it is shut down.
+func (s *Server) running() *server.Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ns
 }
 
 // StoreDir returns the JetStream store directory.
@@ -127,11 +137,16 @@ func (s *Server) Restart() error {
 // Connect opens a client connection that reconnects forever with a short
 // wait, so that it survives Restart.
 func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, jetstream.JetStream, error) {
+	return connect(s.URL(), opts...)
+}
+
+// connect connects to urls (comma-separated) with reconnects forever.
+func connect(urls string, opts ...nats.Option) (*nats.Conn, jetstream.JetStream, error) {
 	all := append([]nats.Option{
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(50 * time.Millisecond),
 	}, opts...)
-	nc, err := nats.Connect(s.URL(), all...)
+	nc, err := nats.Connect(urls, all...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("natstest: connect: %w", err)
 	}

@@ -46,3 +46,37 @@ func TestRestartKeepsStateAndClientsReconnect(t *testing.T) {
 	srv.Shutdown()
 	srv.Shutdown() // idempotent
 }
+
+func TestClusterSurvivesItsStreamLeaderRestarting(t *testing.T) {
+	c := natstest.StartCluster(t, 3)
+	_, js := c.MustConnect(t)
+	ctx := t.Context()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "R3", Subjects: []string{"r3.>"}, Replicas: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, "r3.a", []byte("1")); err != nil {
+		t.Fatal(err)
+	}
+	leader, err := c.StreamLeader("R3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	leader.Shutdown()
+	next, err := c.StreamLeader("R3") // another node takes over
+	if err != nil || next == leader {
+		t.Fatalf("new leader %v, %v", next, err)
+	}
+	if _, err := js.Publish(ctx, "r3.b", []byte("2")); err != nil {
+		t.Fatalf("publish with the leader down: %v", err)
+	}
+	if err := leader.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := js.Stream(ctx, "R3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := st.Info(ctx); err != nil || info.State.Msgs != 2 || info.Config.Replicas != 3 {
+		t.Fatalf("stream after the restart: %+v, %v", info, err)
+	}
+}
