@@ -265,7 +265,7 @@ func (d *deliveries) calls() int {
 // what the server did to a message (a Term and an Ack look the same to
 // the consumer's counters), not what the runner reports.
 type advisories struct {
-	e  *env
+	t  *testing.T
 	st jetstream.Stream
 }
 
@@ -283,22 +283,22 @@ func (e *env) captureAdvisories() *advisories {
 	if err != nil {
 		e.t.Fatalf("advisory stream: %v", err)
 	}
-	return &advisories{e: e, st: st}
+	return &advisories{t: e.t, st: st}
 }
 
 // seqs returns the stream sequences of ORDERS messages the server reported
 // under the advisory subject prefix, in the order reported.
 func (a *advisories) seqs(prefix string) []uint64 {
-	a.e.t.Helper()
-	info, err := a.st.Info(a.e.t.Context())
+	a.t.Helper()
+	info, err := a.st.Info(a.t.Context())
 	if err != nil {
-		a.e.t.Fatal(err)
+		a.t.Fatal(err)
 	}
 	var out []uint64
 	for seq := info.State.FirstSeq; seq > 0 && seq <= info.State.LastSeq; seq++ {
-		m, err := a.st.GetMsg(a.e.t.Context(), seq)
+		m, err := a.st.GetMsg(a.t.Context(), seq)
 		if err != nil {
-			a.e.t.Fatalf("advisory %d: %v", seq, err)
+			a.t.Fatalf("advisory %d: %v", seq, err)
 		}
 		if !strings.HasPrefix(m.Subject, prefix+".") {
 			continue
@@ -307,7 +307,7 @@ func (a *advisories) seqs(prefix string) []uint64 {
 			StreamSeq uint64 `json:"stream_seq"`
 		}
 		if err := json.Unmarshal(m.Data, &adv); err != nil {
-			a.e.t.Fatalf("advisory %d: %v", seq, err)
+			a.t.Fatalf("advisory %d: %v", seq, err)
 		}
 		out = append(out, adv.StreamSeq)
 	}

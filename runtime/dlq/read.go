@@ -35,6 +35,10 @@ func (s *Store) Get(ctx context.Context, seq uint64) (*Entry, error) {
 
 // Entries returns the entries stored when it is called, in stream order. It
 // stops at the first error, which it yields.
+//
+// It reads with an ordered consumer. When the consumer fails (in a cluster
+// whose nodes restarted, pulls can meet "no responders" for a long while),
+// it reads the remaining entries one by one from the stream leader.
 func (s *Store) Entries(ctx context.Context) iter.Seq2[*Entry, error] {
 	return func(yield func(*Entry, error) bool) {
 		info, err := s.stream.Info(ctx)
@@ -45,17 +49,12 @@ func (s *Store) Entries(ctx context.Context) iter.Seq2[*Entry, error] {
 		if info.State.Msgs == 0 {
 			return
 		}
-		last := info.State.LastSeq
+		next, last := info.State.FirstSeq, info.State.LastSeq
 		c, err := s.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
-		if err != nil {
-			yield(nil, fmt.Errorf("dlq: read: %w", err))
-			return
-		}
-		for {
-			m, err := c.Next(jetstream.FetchMaxWait(fetchWait))
-			if err != nil {
-				yield(nil, fmt.Errorf("dlq: read: %w", err))
-				return
+		for err == nil {
+			var m jetstream.Msg
+			if m, err = c.Next(jetstream.FetchMaxWait(fetchWait)); err != nil {
+				break
 			}
 			md, err := m.Metadata()
 			if err != nil {
@@ -66,7 +65,17 @@ func (s *Store) Entries(ctx context.Context) iter.Seq2[*Entry, error] {
 			if !yield(e, err) || err != nil {
 				return
 			}
+			next = md.Sequence.Stream + 1
 			if md.Sequence.Stream >= last || md.NumPending == 0 {
+				return
+			}
+		}
+		for seq := next; seq <= last; seq++ {
+			e, err := s.Get(ctx, seq)
+			if errors.Is(err, jetstream.ErrMsgNotFound) {
+				continue // deleted since
+			}
+			if !yield(e, err) || err != nil {
 				return
 			}
 		}
