@@ -33,5 +33,7 @@ go mod edit -require github.com/retrylint/retrylint@v0.0.0 -replace "github.com/
   -replace "golang.org/x/tools=golang.org/x/tools@$tools_pin"
 go mod tidy
 mkdir -p "$(dirname "$out")"
-go build -o "$out" .
+# -trimpath: the packages compiled here do not depend on the temporary
+# directory, so a rebuild reuses them from GOCACHE (seconds instead of minutes).
+go build -trimpath -o "$out" .
 echo "built $out"

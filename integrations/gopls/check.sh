@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds gopls with retrylint's analyzers (integrations/gopls/build.sh) and
+# talks LSP to it over stdio as an editor does (integrations/gopls/lspcheck):
+# opening examples/orders/handlers/orders.go must publish the retryflatten
+# and barenak diagnostics the command line reports there, and the quick fix
+# gopls offers for each must rewrite the line as `retrylint -fix` does.
+#
+#   integrations/gopls/check.sh
+#
+# Needs go; modules come from the Go module proxy. `.ci/run` runs it. The
+# binaries are kept in $RETRYLINT_CI_CACHE (default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/retrylint-ci/gopls) and rebuilt on every run
+# (seconds with a warm GOCACHE). `gopls check` cannot be the test: it exits 0
+# even when it prints diagnostics.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+here=$repo/integrations/gopls
+cache=${RETRYLINT_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retrylint-ci}/gopls
+file=examples/orders/handlers/orders.go
+timeout=${LSPCHECK_TIMEOUT:-60s}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$cache"
+
+echo "-- build gopls with retrylint's analyzers (build.sh)"
+"$here/build.sh" "$cache/gopls-retrylint"
+"$cache/gopls-retrylint" version
+
+echo "-- build the LSP client (integrations/gopls/lspcheck, its own module)"
+(cd "$here/lspcheck" && go build -o "$cache/lspcheck" .)
+
+echo "-- expectations from the command line: findings in $file and their fixes"
+cd "$repo"
+go build -o "$work/retrylint" ./cmd/retrylint
+"$work/retrylint" ./examples/... >"$work/cli.out" 2>&1 || true
+"$work/retrylint" -fix -diff ./examples/... >"$work/fix.diff" 2>&1
+
+# expect CHECK REGEXP: the first CHECK finding in $file whose message matches
+# REGEXP, as lspcheck's analyzer:line:fixed-line, the fixed line taken from
+# `retrylint -fix -diff`.
+expects=()
+expect() {
+  local check=$1 pattern=$2 line fixed
+  line=$(grep -m1 -E "^$file:[0-9]+:[0-9]+: $check: $pattern" "$work/cli.out" | cut -d: -f2 || true)
+  if [ -z "$line" ]; then
+    echo "FAIL: the command line reports no $check finding matching '$pattern' in $file:"
+    cat "$work/cli.out"; exit 1
+  fi
+  # The '+' line that replaces old line $line in the diff of $file.
+  fixed=$(awk -v file="$file" -v want="$line" '
+    /^--- / { infile = (index($0, "/" file " ") > 0 || index($0, " " file " ") > 0); next }
+    /^\+\+\+ / { next }
+    !infile { next }
+    /^@@ / { split($2, a, ","); old = -a[1]; pending = 0; next }
+    /^ / { old++; next }
+    /^-/ { if (old == want) pending = 1; old++; next }
+    /^\+/ { if (pending) { print substr($0, 2); exit } }
+  ' "$work/fix.diff")
+  if [ -z "$fixed" ]; then
+    echo "FAIL: retrylint -fix -diff has no fix for $file:$line:"; cat "$work/fix.diff"; exit 1
+  fi
+  echo "$check at $file:$line, fixed: $(echo "$fixed" | sed 's/^[[:space:]]*//')"
+  expects+=(-expect "$check:$line:$fixed")
+}
+expect retryflatten 'retryable error [a-z]+ formatted with %v'
+expect barenak 'bare Nak'
+
+echo "-- lspcheck: initialize, didOpen $file, publishDiagnostics, codeAction (timeout $timeout)"
+"$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$repo" -file "$file" -timeout "$timeout" "${expects[@]}"
+echo "gopls integration check passed"

@@ -1,0 +1,3 @@
+module lspcheck
+
+go 1.26.0
