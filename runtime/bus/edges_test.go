@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/retrylint/retrylint/runtime/bus"
@@ -251,4 +252,33 @@ func fastPolicy(t *testing.T) *retry.Policy {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestOversizedHeaderIsDeadLetteredReduced: the origin stream accepted a
+// message with a 63.6 KiB header; its DLQ copy with the evidence headers
+// does not fit. The write must not fail forever (re-running the handler on
+// every redelivery): a reduced entry (evidence, no payload, no original
+// headers, flagged) is stored instead.
+func TestOversizedHeaderIsDeadLetteredReduced(t *testing.T) {
+	e := newEnv(t)
+	adv := e.captureAdvisories()
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 5 * time.Second})
+	var calls atomic.Int32
+	_, rec := e.start(cons, func(context.Context, bus.Msg) error {
+		calls.Add(1)
+		return errDeclined
+	}, bus.WithDeadLetterRetryDelay(100*time.Millisecond))
+	seq := e.publish("orders.big", "payload", nats.Header{"Big": {strings.Repeat("x", 63*1024+600)}})
+	evs := rec.wait(t, 10*time.Second, "a dead letter", func(evs []timed) bool {
+		return len(evs) > 0 && evs[len(evs)-1].Decision.Action == bus.ActionDeadLetter && evs[len(evs)-1].DeadLetterErr == nil || len(evs) >= 5
+	})
+	if last := evs[len(evs)-1]; last.Decision.Action != bus.ActionDeadLetter || last.DeadLetterErr != nil {
+		t.Fatalf("events: %s", describe(evs))
+	}
+	got := e.entries()
+	if len(got) != 1 || got[0].StreamSeq != seq || !got[0].Reduced || got[0].Header.Get("Big") != "" || len(got[0].Data) != 0 ||
+		got[0].Class != "permanent" || got[0].Error != errDeclined.Error() {
+		t.Fatalf("DLQ: %+v", got)
+	}
+	waitFor(t, 5*time.Second, "the Term", func() bool { return slices.Equal(adv.terminated(), []uint64{seq}) })
 }

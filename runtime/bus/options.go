@@ -17,8 +17,11 @@ var ErrInvalidOption = errors.New("bus: invalid option")
 // Runner defaults besides those of Config.
 const (
 	// DefaultAckWait is the ack wait ConsumerConfig sets. Long handlers are
-	// kept alive with InProgress heartbeats at a third of the ack wait.
-	DefaultAckWait           = 10 * time.Minute
+	// kept alive with InProgress heartbeats at a third of the ack wait, so
+	// it need not cover the longest handler; it is what a lost
+	// acknowledgement costs (acks are not confirmed: one lost in a
+	// reconnect leaves the message pending until the ack wait expires).
+	DefaultAckWait           = time.Minute
 	DefaultConcurrency       = 1
 	DefaultPullMaxMessages   = 100
 	DefaultDeadLetterTimeout = 5 * time.Second

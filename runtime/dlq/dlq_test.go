@@ -185,10 +185,22 @@ func TestPayloadFitsServerMaxPayload(t *testing.T) {
 	if got.OriginalSize != max || len(got.Data) >= max || len(got.Data) < max/2 {
 		t.Fatalf("kept %d of %d bytes (original size %d)", len(got.Data), max, got.OriginalSize)
 	}
+	// Headers that leave no room: the entry is stored reduced, evidence
+	// only, rather than refused on every redelivery.
 	huge := sample(2)
 	huge.Header = nats.Header{"Big": {strings.Repeat("h", max)}}
-	if err := st.Write(t.Context(), huge); !errors.Is(err, dlq.ErrTooLarge) {
-		t.Fatalf("Write with headers over max payload: %v, want ErrTooLarge", err)
+	if err := st.Write(t.Context(), huge); err != nil {
+		t.Fatalf("Write with headers over max payload: %v, want a reduced entry", err)
+	}
+	got = entries(t, st)[1]
+	if !got.Reduced || got.Header.Get("Big") != "" || len(got.Data) != 0 || got.StreamSeq != huge.StreamSeq || got.Error != huge.Error {
+		t.Fatalf("reduced entry: %+v", got)
+	}
+	if huge.Header.Get("Big") == "" || huge.Reduced {
+		t.Fatal("Write modified the caller's entry")
+	}
+	if _, err := st.Replay(t.Context(), dlq.ReplaySeqs(got.Seq)); !errors.Is(err, dlq.ErrTruncated) {
+		t.Fatalf("Replay of a reduced entry: %v, want ErrTruncated", err)
 	}
 }
 

@@ -27,6 +27,7 @@ const (
 	HeaderErrorTypes   = "Dlq-Error-Types"   // dynamic types along the error chain, comma separated
 	HeaderHandler      = "Dlq-Handler"       // handler that failed on it
 	HeaderOriginalSize = "Dlq-Original-Size" // original payload size, set when the payload was truncated
+	HeaderReduced      = "Dlq-Reduced"       // set on an entry stored without its payload and original headers
 	HeaderOrigPrefix   = "Dlq-Orig-"         // prefix of the original headers
 )
 
@@ -66,6 +67,13 @@ type Entry struct {
 	// truncated to fit the DLQ, 0 otherwise. A truncated entry cannot be
 	// replayed.
 	OriginalSize int
+
+	// Reduced is set when the entry is stored without its payload and its
+	// original headers, because the full entry did not fit the DLQ
+	// stream's limits (a header near the 64 KiB limit, which the origin
+	// stream accepted, no longer fits beside the evidence). A reduced
+	// entry keeps the evidence and cannot be replayed.
+	Reduced bool
 
 	// Set on entries read from the DLQ stream.
 	Seq     uint64    // sequence in the DLQ stream
@@ -160,6 +168,9 @@ func (e *Entry) header() nats.Header {
 	if e.OriginalSize > 0 {
 		set(HeaderOriginalSize, strconv.Itoa(e.OriginalSize))
 	}
+	if e.Reduced {
+		set(HeaderReduced, "true")
+	}
 	for k, vs := range e.Header {
 		h[HeaderOrigPrefix+k] = append([]string(nil), vs...)
 	}
@@ -210,6 +221,7 @@ func Decode(h nats.Header, data []byte, seq uint64, written time.Time) (*Entry, 
 	e.ConsumerSeq = num(HeaderConsumerSeq)
 	e.Deliveries = num(HeaderDeliveries)
 	e.OriginalSize = int(num(HeaderOriginalSize))
+	e.Reduced = h.Get(HeaderReduced) == "true"
 	e.Stored = when(HeaderStored)
 	e.FirstFailure = when(HeaderFirstFailure)
 	e.LastFailure = when(HeaderLastFailure)

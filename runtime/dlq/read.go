@@ -167,6 +167,9 @@ func (s *Store) Replay(ctx context.Context, opts ...ReplayOption) ([]Replayed, e
 		if o.seqs != nil && !o.seqs[e.Seq] || o.filter != nil && !o.filter(e) {
 			continue
 		}
+		if e.Reduced {
+			return done, fmt.Errorf("%w: seq %d was stored without its payload and headers", ErrTruncated, e.Seq)
+		}
 		if e.Truncated() {
 			return done, fmt.Errorf("%w: seq %d (%d of %d bytes kept)", ErrTruncated, e.Seq, len(e.Data), e.OriginalSize)
 		}

@@ -241,7 +241,24 @@ func (s *Store) Subject(e *Entry) string { return s.prefix + "." + e.ID() }
 // repeated write after a crash or a lost Term). Any other failure is
 // returned, wrapped: the caller must then keep the message for redelivery
 // and must not terminate it. e is not modified.
+//
+// An entry that does not fit the stream's limits whatever its payload (its
+// headers are too large) is stored reduced (see Entry.Reduced), so that a
+// deterministic refusal does not keep the message in redelivery forever.
 func (s *Store) Write(ctx context.Context, e *Entry) error {
+	err := s.write(ctx, e)
+	if !tooLarge(err) {
+		return err
+	}
+	r := *e
+	r.Header, r.Data, r.Reduced = nil, nil, true
+	if err := s.write(ctx, &r); err != nil {
+		return fmt.Errorf("dlq: the entry did not fit, nor did its reduced form: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) write(ctx context.Context, e *Entry) error {
 	c := *e
 	c.Header = cloneHeader(e.Header)
 	c.ErrorTypes = append([]string(nil), e.ErrorTypes...)
@@ -301,6 +318,20 @@ func (s *Store) payloadLimit(h nats.Header) int {
 // alreadyStored reports whether err says that an entry is already stored on
 // the subject: the server's "wrong last sequence" answer to the expected last
 // subject sequence of 0.
+// tooLarge reports whether a write failed because the entry's headers
+// cannot fit: the server refused them, or no payload byte fits beside
+// them.
+func tooLarge(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.Is(err, ErrTooLarge) ||
+		errors.As(err, &apiErr) && (apiErr.ErrorCode == jsErrCodeHeaderTooLarge || apiErr.ErrorCode == jetstream.JSErrCodeStreamMessageExceedsMaximum)
+}
+
+// jsErrCodeHeaderTooLarge is nats-server's error code for a message whose
+// header exceeds the 64 KiB limit (JSStreamHeaderExceedsMaximumErr); the
+// client library has no name for it.
+const jsErrCodeHeaderTooLarge jetstream.ErrorCode = 10097
+
 func alreadyStored(err error) bool {
 	var apiErr *jetstream.APIError
 	if !errors.As(err, &apiErr) {
