@@ -282,3 +282,61 @@ func TestOversizedHeaderIsDeadLetteredReduced(t *testing.T) {
 	}
 	waitFor(t, 5*time.Second, "the Term", func() bool { return slices.Equal(adv.terminated(), []uint64{seq}) })
 }
+
+// TestDeadLetterOutageDoesNotRerunTheHandler: while the DLQ is down, a
+// dead-letter candidate comes back with growing delays, and its handler
+// does not run again: the verdict is kept and only the write is retried.
+func TestDeadLetterOutageDoesNotRerunTheHandler(t *testing.T) {
+	e := newEnv(t)
+	adv := e.captureAdvisories()
+	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 30 * time.Second})
+	dead := &flakyDLQ{store: e.dlq}
+	dead.down.Store(true)
+	var calls atomic.Int32
+	rec := newRecorder()
+	r, err := bus.NewRunner(t.Context(), cons, dead, func(context.Context, bus.Msg) error {
+		calls.Add(1)
+		return errDeclined
+	}, bus.WithLogger(e.log), bus.WithObserver(rec.observe), bus.WithDeadLetterRetryDelay(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runUntilCleanup(t, r)
+	defer stop()
+	seq := e.publish("orders.1", "x", nil)
+	evs := rec.wait(t, 10*time.Second, "three failed dead letters", count(3))
+	for i, want := range []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond} {
+		if ev := evs[i]; ev.DeadLetterErr == nil || ev.Decision.Action != bus.ActionNakWithDelay || ev.Decision.Delay != want {
+			t.Fatalf("failure %d: %s, want a delay of %v", i+1, describe(evs), want)
+		}
+	}
+	dead.down.Store(false)
+	evs = rec.wait(t, 10*time.Second, "the dead letter", func(evs []timed) bool {
+		return evs[len(evs)-1].Decision.Action == bus.ActionDeadLetter && evs[len(evs)-1].DeadLetterErr == nil
+	})
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("the handler ran %d times for one verdict (%d deliveries)", n, evs[len(evs)-1].NumDelivered)
+	}
+	if got := e.entries(); len(got) != 1 || got[0].Deliveries != evs[len(evs)-1].NumDelivered || got[0].Error != errDeclined.Error() {
+		t.Fatalf("DLQ: %+v", got)
+	}
+	waitFor(t, 5*time.Second, "the Term", func() bool { return slices.Equal(adv.terminated(), []uint64{seq}) })
+}
+
+// runUntilCleanup runs r until the returned stop is called.
+func runUntilCleanup(t *testing.T, r *bus.Runner) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	return func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("Run did not return")
+		}
+	}
+}

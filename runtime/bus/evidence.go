@@ -88,3 +88,48 @@ func (r *Runner) evidence(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, 
 	}
 	return e
 }
+
+// verdict is a dead letter whose DLQ write failed: on the message's next
+// delivery to this runner, the write is retried without running the
+// handler again (during a DLQ outage, handlers would otherwise re-run for
+// every candidate every few seconds).
+type verdict struct {
+	decision Decision
+	entry    *dlq.Entry
+	cause    error
+	failures int // failed writes of this entry in a row
+}
+
+// retryDelay is the redelivery delay after the verdict's last failed
+// write: it doubles with each, from the dead-letter retry delay, so that a
+// long DLQ outage does not bring every candidate back every few seconds.
+func (v verdict) retryDelay(base time.Duration) time.Duration {
+	return base << min(v.failures-1, 16)
+}
+
+// verdicts are the verdicts kept by stream sequence, bounded like failures.
+type verdicts struct {
+	mu sync.Mutex
+	m  map[uint64]verdict
+}
+
+func (v *verdicts) keep(seq uint64, vd verdict) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil {
+		v.m = make(map[uint64]verdict)
+	}
+	if len(v.m) >= maxRemembered {
+		n := 0
+		maps.DeleteFunc(v.m, func(uint64, verdict) bool { n++; return n%2 == 0 })
+	}
+	v.m[seq] = vd
+}
+
+func (v *verdicts) take(seq uint64) (verdict, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	vd, ok := v.m[seq]
+	delete(v.m, seq)
+	return vd, ok
+}

@@ -44,6 +44,12 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	defer s.end()
 	in := Input{NumDelivered: n, Stopping: r.stopping.Load()}
 	d := r.cfg.decide(in)
+	if d.Action == ActionHandle && n > 1 {
+		if v, ok := r.verdicts.take(seq); ok {
+			r.retryDeadLetter(m, seq, n, v)
+			return
+		}
+	}
 	var took time.Duration
 	if d.Action == ActionHandle {
 		var start time.Duration
@@ -213,12 +219,20 @@ func nakAfter(m jetstream.Msg, d time.Duration) (err error) {
 // If the write fails, m is redelivered after the dead-letter retry delay and
 // is not terminated.
 func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
-	now := time.Now()
-	e := r.evidence(m, md, in, d, now)
+	return r.writeThenTerm(m, md, in, verdict{decision: d, entry: r.evidence(m, md, in, d, time.Now()), cause: in.cause()})
+}
+
+// writeThenTerm writes e and terminates m, or, when the write fails, keeps
+// the verdict and redelivers m after a delay that grows while the DLQ
+// keeps failing.
+func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, v verdict) (done Decision, dlqErr, ackErr error) {
+	d, e := v.decision, v.entry
 	final := r.serverMax > 0 && md.NumDelivered >= r.serverMax
 	if err := r.writeDLQ(m, e, final); err != nil {
 		in.DeadLetterErr = err
-		retryIn := r.cfg.decide(in)
+		v.failures++
+		retryIn := r.cfg.nak(md.NumDelivered, v.retryDelay(r.cfg.DeadLetterRetryDelay), 0, ClassDeadLetterFailed, "dead-letter write failed")
+		r.verdicts.keep(md.Sequence.Stream, v)
 		r.log.Error("bus: dead-letter write failed; message kept for redelivery", "seq", md.Sequence.Stream,
 			"class", d.Class, "retry_in", retryIn.Requested, "err", err)
 		return retryIn, err, m.NakWithDelay(retryIn.Delay)
@@ -230,6 +244,32 @@ func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input
 	r.log.Warn("bus: dead-lettered", "seq", md.Sequence.Stream, "subject", m.Subject(),
 		"delivered", md.NumDelivered, "class", d.Class, "reason", d.Reason, "err", e.Error)
 	return d, nil, m.Term()
+}
+
+// retryDeadLetter retries the dead letter of a message whose DLQ write
+// failed on an earlier delivery to this runner: the verdict stands, the
+// handler does not run again.
+func (r *Runner) retryDeadLetter(m jetstream.Msg, seq, n uint64, v verdict) {
+	md, err := m.Metadata()
+	if err != nil {
+		r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
+		return
+	}
+	e := *v.entry
+	e.Deliveries, e.ConsumerSeq = md.NumDelivered, md.Sequence.Consumer
+	v.entry = &e
+	in := Input{NumDelivered: n, Ran: true, Stopping: r.stopping.Load(), Err: v.cause}
+	ev := Event{
+		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
+		StreamSeq: seq, NumDelivered: n, Err: v.cause,
+	}
+	ev.Decision, ev.DeadLetterErr, ev.AckErr = r.writeThenTerm(m, md, in, v)
+	if ev.AckErr != nil {
+		r.log.Warn("bus: acknowledgement failed; the server will redeliver", "action", ev.Decision.Action, "seq", seq, "err", ev.AckErr)
+	}
+	if r.observe != nil {
+		r.observe(ev)
+	}
 }
 
 // writeDLQ writes e, bounded by the dead-letter timeout. On the server's

@@ -73,7 +73,8 @@ type Runner struct {
 	quit     chan struct{}      // closed when Run returns: workers stop, late deliveries are released
 	slots    []slot
 	fails    failures
-	calls    calls // handler calls in flight, for naming the stuck ones
+	calls    calls    // handler calls in flight, for naming the stuck ones
+	verdicts verdicts // dead letters whose DLQ write failed, by stream sequence
 }
 
 // NewRunner returns a runner of h over cons that dead-letters through dead.
