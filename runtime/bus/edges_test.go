@@ -340,3 +340,41 @@ func runUntilCleanup(t *testing.T, r *bus.Runner) (stop func()) {
 		}
 	}
 }
+
+// TestReplayReachesOnlyTheFailedConsumer: two consumers read ORDERS; the
+// billing handler fails a message, shipping's succeeds. Replaying the DLQ
+// entry must run billing's handler again and not shipping's, whose runner
+// Acks the replayed copy without running its handler.
+func TestReplayReachesOnlyTheFailedConsumer(t *testing.T) {
+	e := newEnv(t)
+	billing := e.consumer(jetstream.ConsumerConfig{Durable: "billing", AckWait: 30 * time.Second})
+	shipping := e.consumer(jetstream.ConsumerConfig{Durable: "shipping", AckWait: 30 * time.Second})
+	var fixed atomic.Bool
+	var billed, shipped atomic.Int32
+	_, brec := e.start(billing, func(context.Context, bus.Msg) error {
+		if !fixed.Load() {
+			return errDeclined
+		}
+		billed.Add(1)
+		return nil
+	}, bus.WithName("billing"))
+	_, srec := e.start(shipping, func(context.Context, bus.Msg) error {
+		shipped.Add(1)
+		return nil
+	}, bus.WithName("shipping"))
+	e.publish("orders.1", "x", nil)
+	brec.wait(t, 10*time.Second, "billing's dead letter", count(1))
+	srec.wait(t, 10*time.Second, "shipping's ack", count(1))
+	fixed.Store(true)
+	if done, err := e.dlq.Replay(t.Context()); err != nil || len(done) != 1 {
+		t.Fatalf("Replay = %v, %v", done, err)
+	}
+	brec.wait(t, 10*time.Second, "billing processing the replay", count(2))
+	evs := srec.wait(t, 10*time.Second, "shipping settling the replay", count(2))
+	if evs[1].Decision.Action != bus.ActionAck {
+		t.Fatalf("shipping: %s", describe(evs))
+	}
+	if b, s := billed.Load(), shipped.Load(); b != 1 || s != 1 {
+		t.Fatalf("billing ran %d times after the fix, shipping %d times in all; want 1 and 1", b, s)
+	}
+}

@@ -40,6 +40,12 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 		}
 		n, seq = md.NumDelivered, md.Sequence.Stream
 	}
+	if h := m.Headers(); h != nil {
+		if c := h.Get(dlq.HeaderReplayFor); c != "" && c != r.consumer {
+			r.acked(m, seq, n, 0) // a replay meant for another consumer
+			return
+		}
+	}
 	s.begin(m)
 	defer s.end()
 	in := Input{NumDelivered: n, Stopping: r.stopping.Load()}

@@ -21,6 +21,13 @@ var ErrTruncated = errors.New("dlq: payload was truncated; entry cannot be repla
 // entry it came from.
 const HeaderReplayOf = "Dlq-Replay-Of"
 
+// HeaderReplayFor is set on a replayed message to the consumer whose
+// handler failed it. A replay goes to the original subject, where every
+// consumer of the stream sees it; bus runners of other consumers Ack such
+// a message without running their handler, so only the failed consumer
+// processes it again.
+const HeaderReplayFor = "Dlq-Replay-For"
+
 // fetchWait bounds each wait for the next entry while reading the stream.
 const fetchWait = 5 * time.Second
 
@@ -182,6 +189,9 @@ func (s *Store) Replay(ctx context.Context, opts ...ReplayOption) ([]Replayed, e
 		}
 		seq := strconv.FormatUint(e.Seq, 10)
 		m.Header[HeaderReplayOf] = []string{seq}
+		if e.Consumer != "" {
+			m.Header[HeaderReplayFor] = []string{e.Consumer}
+		}
 		m.Data = e.Data
 		ack, err := s.js.PublishMsg(ctx, m, jetstream.WithMsgID("dlq-replay."+s.name+"."+seq))
 		if err != nil {
