@@ -107,7 +107,7 @@ func run(gopls, root, file, analyses string, timeout time.Duration, want expecta
 			enabled[name] = !hasValue || value == "true"
 		}
 	}
-	init := map[string]any{
+	params := map[string]any{
 		"processId": os.Getpid(),
 		"rootUri":   fileURI(root),
 		"workspaceFolders": []any{
@@ -130,7 +130,7 @@ func run(gopls, root, file, analyses string, timeout time.Duration, want expecta
 		},
 		"initializationOptions": map[string]any{"analyses": enabled},
 	}
-	if _, err := c.call("initialize", init, deadline); err != nil {
+	if _, err := c.call("initialize", params, deadline); err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	if err := c.notify("initialized", map[string]any{}); err != nil {
