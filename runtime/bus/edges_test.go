@@ -175,50 +175,71 @@ func TestDrainTimeoutOnTheLastDeliveryDeadLetters(t *testing.T) {
 
 // TestStuckHandlerIsTimedOutAndAbandoned: the first call of the handler
 // never returns and ignores its context. After the handler timeout and the
-// grace period the worker settles the message as a transient failure and
-// goes back to work (the one worker processes the next message), the
-// message comes back and succeeds, and Run's exit is bounded and names the
-// stuck call.
+// grace period the runner settles the message as a transient failure
+// (heartbeats stop, the MaxAckPending slot is freed). With workers, a new
+// worker replaces the stuck one: the next message and the redelivery are
+// processed. With one worker (the Consume callback itself) the runner
+// waits for the call. Either way Run's exit is bounded and names the stuck
+// call.
 func TestStuckHandlerIsTimedOutAndAbandoned(t *testing.T) {
-	e := newEnv(t)
-	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 2 * time.Second})
-	block := make(chan struct{})
-	defer close(block)
-	var calls atomic.Int32
-	rec := newRecorder()
-	r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(_ context.Context, m bus.Msg) error {
-		if calls.Add(1) == 1 {
-			<-block // stuck, deaf to its context
-		}
-		return nil
-	}, bus.WithLogger(e.log), bus.WithObserver(rec.observe), bus.WithHandlerTimeout(300*time.Millisecond),
-		bus.WithBackoff(fastPolicy(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	stuck := e.publish("orders.stuck", "x", nil)
-	next := e.publish("orders.next", "y", nil)
-	evs := rec.wait(t, 10*time.Second, "the stuck message settled, the next acked, the stuck one acked on redelivery", count(3))
-	first := evs[0]
-	var te *bus.TimeoutError
-	if first.StreamSeq != stuck || !errors.As(first.Err, &te) || !te.Abandoned || first.Decision.Action != bus.ActionNakWithDelay {
-		t.Fatalf("events: %s", describe(evs))
-	}
-	if evs[1].StreamSeq != next || evs[1].Decision.Action != bus.ActionAck ||
-		evs[2].StreamSeq != stuck || evs[2].NumDelivered != 2 || evs[2].Decision.Action != bus.ActionAck {
-		t.Fatalf("events: %s", describe(evs))
-	}
-	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, bus.ErrHandlersStuck) || !strings.Contains(err.Error(), "orders.stuck") {
-			t.Fatalf("Run returned %v, want ErrHandlersStuck naming orders.stuck", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return with a stuck handler")
+	for _, workers := range []int{1, 3} {
+		t.Run(fmt.Sprintf("%d workers", workers), func(t *testing.T) {
+			e := newEnv(t)
+			cons := e.consumer(jetstream.ConsumerConfig{AckWait: 2 * time.Second})
+			block := make(chan struct{})
+			defer close(block)
+			var calls atomic.Int32
+			rec := newRecorder()
+			r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(_ context.Context, m bus.Msg) error {
+				if m.Subject() == "orders.stuck" && calls.Add(1) == 1 {
+					<-block // stuck, deaf to its context
+				}
+				return nil
+			}, bus.WithLogger(e.log), bus.WithObserver(rec.observe), bus.WithHandlerTimeout(300*time.Millisecond),
+				bus.WithBackoff(fastPolicy(t)), bus.WithConcurrency(workers), bus.WithDrainTimeout(200*time.Millisecond))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- r.Run(ctx) }()
+			stuck := e.publish("orders.stuck", "x", nil)
+			next := e.publish("orders.next", "y", nil)
+			settled := func(evs []timed) (timed, bool) {
+				for _, ev := range evs {
+					if ev.StreamSeq == stuck {
+						return ev, true
+					}
+				}
+				return timed{}, false
+			}
+			evs := rec.wait(t, 10*time.Second, "the stuck message settled", func(evs []timed) bool { _, ok := settled(evs); return ok })
+			var te *bus.TimeoutError
+			if first, _ := settled(evs); !errors.As(first.Err, &te) || !te.Abandoned || first.Decision.Action != bus.ActionNakWithDelay {
+				t.Fatalf("events: %s", describe(evs))
+			}
+			if workers > 1 {
+				evs = rec.wait(t, 10*time.Second, "the next acked, the stuck one acked on redelivery", count(3))
+				acked := map[uint64]uint64{}
+				for _, ev := range evs {
+					if ev.Decision.Action == bus.ActionAck {
+						acked[ev.StreamSeq] = ev.NumDelivered
+					}
+				}
+				if acked[next] != 1 || acked[stuck] != 2 {
+					t.Fatalf("events: %s", describe(evs))
+				}
+			}
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, bus.ErrHandlersStuck) || !strings.Contains(err.Error(), "orders.stuck") {
+					t.Fatalf("Run returned %v, want ErrHandlersStuck naming orders.stuck", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Run did not return with a stuck handler")
+			}
+		})
 	}
 }
 

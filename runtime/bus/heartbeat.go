@@ -11,141 +11,229 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// slot is a worker's message in flight, seen by the heartbeat loop. The
+// slot is a worker's message in flight, seen by the watch loop. The
 // message path only swaps the message and bumps a generation under an
-// uncontended lock; it reads no clock.
+// uncontended lock; it reads no clock. The watch loop counts its ticks to
+// send heartbeats, to time the handler out and to abandon a call deaf to
+// its canceled context.
 type slot struct {
-	mu  sync.Mutex
-	msg jetstream.Msg
-	gen uint64 // incremented for every message
+	mu     sync.Mutex
+	msg    jetstream.Msg
+	gen    uint64             // incremented for every message
+	cancel context.CancelFunc // cancels the handler call in flight, nil between calls
+	// Set for the current message by the watch loop, or by shutdown.
+	timedOut  bool // its handler timed out: no more heartbeats
+	abandoned bool // settled off the worker; the worker must not
 
-	// Owned by the heartbeat loop.
-	seenGen uint64
-	ticks   int // consecutive ticks that saw seenGen in flight
+	// Owned by the watch loop.
+	seenGen  uint64
+	sinceHB  int // ticks since the message started or its last heartbeat
+	age      int // ticks since the message started
+	detached atomic.Bool
 }
 
 func (s *slot) begin(m jetstream.Msg) {
 	s.mu.Lock()
 	s.msg = m
 	s.gen++
+	s.timedOut, s.abandoned = false, false
 	s.mu.Unlock()
+}
+
+// calling records the cancel function of the handler call in flight (nil
+// once it returned) and reports whether the call was abandoned meanwhile.
+func (s *slot) calling(cancel context.CancelFunc) (abandoned bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cancel = cancel
+	return s.abandoned
 }
 
 func (s *slot) end() {
 	s.mu.Lock()
-	s.msg = nil
+	s.msg, s.cancel = nil, nil
 	s.mu.Unlock()
 }
 
-// tick is called every half heartbeat interval. A message seen in flight at
-// three consecutive ticks has been held for at least one interval (and at
-// most one and a half): it gets an InProgress, and the count starts over.
-func (s *slot) tick() (jetstream.Msg, error) {
+// abandonNow marks the call in flight abandoned and returns its message,
+// or nil when there is none (or it is abandoned already).
+func (s *slot) abandonNow() jetstream.Msg {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.msg == nil || s.cancel == nil || s.abandoned {
+		return nil
+	}
+	s.abandoned = true
+	return s.msg
+}
+
+// cancelCall cancels the handler call in flight, if any.
+func (s *slot) cancelCall() {
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.mu.Unlock()
+}
+
+// watchTicks are the watch loop's thresholds, in ticks.
+type watchTicks struct {
+	heartbeat int // 0: no heartbeats
+	timeout   int
+	abandon   int
+}
+
+// tick is called by the watch loop at every tick. It sends a heartbeat
+// (InProgress) for a message held for a heartbeat interval since it started
+// or since its last heartbeat, until its handler times out, and it returns
+// the message to abandon once the grace period after the timeout has
+// passed too.
+func (s *slot) tick(w watchTicks) (hb jetstream.Msg, hbErr error, abandon jetstream.Msg) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.msg == nil {
-		s.ticks = 0
-		return nil, nil
+		s.age, s.sinceHB = 0, 0
+		return nil, nil, nil
 	}
 	if s.gen != s.seenGen {
-		s.seenGen, s.ticks = s.gen, 1
-		return nil, nil
+		s.seenGen, s.age, s.sinceHB = s.gen, 1, 1
+		return nil, nil, nil
 	}
-	s.ticks++
-	if s.ticks < 3 {
-		return nil, nil
+	s.age++
+	s.sinceHB++
+	if s.cancel != nil && s.age > w.timeout {
+		s.timedOut = true // its context is done: heartbeats stop
 	}
-	s.ticks = 1
-	return s.msg, s.msg.InProgress()
+	if s.cancel != nil && !s.abandoned && s.age > w.abandon {
+		s.abandoned = true
+		return nil, nil, s.msg
+	}
+	if w.heartbeat == 0 || s.timedOut || s.sinceHB < w.heartbeat {
+		return nil, nil, nil
+	}
+	s.sinceHB = 1
+	return s.msg, s.msg.InProgress(), nil
 }
 
-// heartbeats keeps long-running messages from hitting their ack wait: every
-// half interval it looks at each worker's message, and sends InProgress for
-// those held for an interval since they started or since their last
-// heartbeat. The interval is a third of the ack wait, so a heartbeat always
-// comes at least half an ack wait before the deadline.
-func (r *Runner) heartbeats(ctx context.Context) {
-	t := time.NewTicker(max(r.heartbeat/2, 5*time.Millisecond))
+// watchEvery returns the watch loop's tick and thresholds: half the
+// heartbeat interval (a heartbeat after three ticks that saw the message,
+// at least one interval), finer when the handler timeout needs it.
+func (r *Runner) watchEvery() (time.Duration, watchTicks) {
+	grace := min(HandlerTimeoutGrace, r.handlerTimeout)
+	every := r.handlerTimeout / 4
+	if r.heartbeat > 0 {
+		every = min(every, r.heartbeat/2)
+	}
+	every = max(every, 5*time.Millisecond)
+	ticks := func(d time.Duration) int { return int((d + every - 1) / every) }
+	w := watchTicks{timeout: ticks(r.handlerTimeout), abandon: ticks(r.handlerTimeout + grace)}
+	if r.heartbeat > 0 {
+		w.heartbeat = ticks(r.heartbeat) + 1
+	}
+	return every, w
+}
+
+// watch keeps long-running messages from hitting their ack wait, and
+// bounds handler calls: every tick it looks at each worker's message (see
+// slot.tick). A call it abandons is settled here, off the worker, which is
+// replaced when the runner has workers.
+func (r *Runner) watch(ctx context.Context, replace func(*slot)) {
+	every, w := r.watchEvery()
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			for i := range r.slots {
-				if m, err := r.slots[i].tick(); err != nil {
+			for _, s := range r.workerSlots() {
+				m, err, abandon := s.tick(w)
+				if err != nil {
 					r.log.Debug("bus: heartbeat", "subject", m.Subject(), "err", err)
+				}
+				if abandon != nil {
+					r.abandon(s, abandon, replace, false)
 				}
 			}
 		}
 	}
 }
 
+// heartbeats is watch without worker replacement, for tests.
+func (r *Runner) heartbeats(ctx context.Context) { r.watch(ctx, nil) }
+
+// workerSlots returns the slots of the current workers.
+func (r *Runner) workerSlots() []*slot {
+	r.slotsMu.Lock()
+	defer r.slotsMu.Unlock()
+	return slices.Clone(r.slots)
+}
+
+// abandon settles the message of a handler call deaf to its canceled
+// context as a timeout (or releases it at shutdown), registers the call as
+// stuck, and has its worker replaced. The watch loop settles off its own
+// goroutine; shutdown waits for it.
+func (r *Runner) abandon(s *slot, m jetstream.Msg, replace func(*slot), wait bool) {
+	n, seq, _ := ackInfo(m.Reply())
+	r.log.Error("bus: handler did not return after its context was canceled; abandoned", "seq", seq,
+		"subject", m.Subject(), "timeout", r.handlerTimeout)
+	r.calls.abandon(s, m.Subject(), seq, time.Now())
+	if replace != nil {
+		replace(s)
+	}
+	var err error = &TimeoutError{After: r.handlerTimeout, Abandoned: true}
+	if r.hctx.Err() != nil {
+		err = fmt.Errorf("bus: handler abandoned at shutdown: %w", context.Canceled)
+	}
+	in := Input{NumDelivered: n, Ran: true, Stopping: r.stopping.Load(), Err: err}
+	if wait {
+		r.settle(m, nil, seq, in, 0)
+		return
+	}
+	go r.settle(m, nil, seq, in, 0)
+}
+
 // calls is the set of abandoned handler calls that still run. Only an
-// abandoned call enters it, so the message path takes no lock and reads no
-// clock for it.
+// abandoned call enters it, so the message path takes no lock for it.
 type calls struct {
 	mu  sync.Mutex
-	set map[*call]time.Time // when each was abandoned
+	set map[*slot]callInfo
 }
 
-// call is one handler call running on a goroutine of its own.
-type call struct {
+type callInfo struct {
 	subject string
 	seq     uint64
-	done    chan error
-	state   atomic.Int32 // callRunning, then callReturned or callAbandoned
+	at      time.Time // when it was abandoned
 }
 
-const (
-	callRunning int32 = iota
-	callReturned
-	callAbandoned
-)
-
-// returned is called by the call's goroutine once the handler returned.
-func (c *calls) returned(cl *call) {
-	if !cl.state.CompareAndSwap(callRunning, callReturned) {
-		c.mu.Lock() // abandoned: abandon registered it before its swap
-		delete(c.set, cl)
-		c.mu.Unlock()
-	}
-}
-
-// abandon registers cl as abandoned, unless it returned meanwhile; it
-// reports whether it did.
-func (c *calls) abandon(cl *call, now time.Time) bool {
+func (c *calls) abandon(s *slot, subject string, seq uint64, now time.Time) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.set == nil {
-		c.set = make(map[*call]time.Time)
+		c.set = make(map[*slot]callInfo)
 	}
-	c.set[cl] = now
-	c.mu.Unlock()
-	if cl.state.CompareAndSwap(callRunning, callAbandoned) {
-		return true
-	}
+	c.set[s] = callInfo{subject: subject, seq: seq, at: now}
+}
+
+// returned is called by a worker whose abandoned call returned.
+func (c *calls) returned(s *slot) {
 	c.mu.Lock()
-	delete(c.set, cl)
+	delete(c.set, s)
 	c.mu.Unlock()
-	return false
 }
 
 // running describes the abandoned calls still running, oldest first.
 func (c *calls) running(now time.Time) []string {
-	type entry struct {
-		cl *call
-		at time.Time
-	}
 	c.mu.Lock()
-	entries := make([]entry, 0, len(c.set))
-	for cl, at := range c.set {
-		entries = append(entries, entry{cl, at})
+	infos := make([]callInfo, 0, len(c.set))
+	for _, ci := range c.set {
+		infos = append(infos, ci)
 	}
 	c.mu.Unlock()
-	slices.SortFunc(entries, func(a, b entry) int { return a.at.Compare(b.at) })
-	out := make([]string, len(entries))
-	for i, e := range entries {
-		out[i] = fmt.Sprintf("%s (stream seq %d, abandoned %v ago)", e.cl.subject, e.cl.seq, now.Sub(e.at).Round(time.Millisecond))
+	slices.SortFunc(infos, func(a, b callInfo) int { return a.at.Compare(b.at) })
+	out := make([]string, len(infos))
+	for i, ci := range infos {
+		out[i] = fmt.Sprintf("%s (stream seq %d, abandoned %v ago)", ci.subject, ci.seq, now.Sub(ci.at).Round(time.Millisecond))
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package bus
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime/debug"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 // Run has returned it releases m instead, without running the handler.
 func (r *Runner) receive(m jetstream.Msg) {
 	if r.work == nil {
-		r.process(m, &r.slots[0])
+		r.process(m, r.slots[0])
 		return
 	}
 	select {
@@ -62,24 +61,47 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 		if r.observe != nil {
 			start = monotonic()
 		}
-		err := r.call(m, seq)
+		// The call gets a context of its own, bounded by the handler
+		// timeout and canceled by shutdown after the drain timeout. Its
+		// parent is never canceled, so a call registers with no shared
+		// parent.
+		ctx, cancel := context.WithTimeout(r.callBase, r.handlerTimeout)
+		s.calling(cancel)
+		err := r.invoke(ctx, m)
+		abandoned := s.calling(nil)
+		timedOut := ctx.Err() == context.DeadlineExceeded
+		cancel()
 		if r.observe != nil {
 			took = monotonic() - start
 		}
+		if abandoned {
+			r.calls.returned(s) // the watch loop or shutdown settled it
+			return
+		}
 		in.Ran, in.Stopping = true, r.stopping.Load()
 		if err == nil {
-			// Decide maps a successful run to an Ack whatever else holds:
-			// the success path settles here.
+			// Decide maps a successful run to an Ack whatever else holds
+			// (also one that outlived its timeout): the success path
+			// settles here.
 			r.acked(m, seq, n, took)
 			return
+		}
+		if timedOut && r.hctx.Err() == nil {
+			err = &TimeoutError{After: r.handlerTimeout, Err: err}
 		}
 		if de := (*DecodeError)(nil); errors.As(err, &de) {
 			in.DecodeErr = err
 		} else {
 			in.Err = err
 		}
-		d = r.cfg.decide(in)
 	}
+	r.settle(m, md, seq, in, took)
+}
+
+// settle carries out what Decide makes of in, and reports it. md is the
+// message's metadata, read here when nil.
+func (r *Runner) settle(m jetstream.Msg, md *jetstream.MsgMetadata, seq uint64, in Input, took time.Duration) {
+	d := r.cfg.decide(in)
 	if md == nil && d.Action != ActionAck {
 		var err error
 		if md, err = m.Metadata(); err != nil {
@@ -89,7 +111,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	}
 	ev := Event{
 		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
-		StreamSeq: seq, NumDelivered: n,
+		StreamSeq: seq, NumDelivered: in.NumDelivered,
 		Err: in.cause(), HandlerTime: took,
 	}
 	ev.Decision, ev.DeadLetterErr, ev.AckErr = r.apply(m, seq, md, in, d)
@@ -125,52 +147,6 @@ var epoch = time.Now()
 
 // monotonic reads only the monotonic clock, which is cheaper than time.Now.
 func monotonic() time.Duration { return time.Since(epoch) }
-
-// call runs the handler, bounded by the handler timeout. The handler runs
-// on a goroutine of its own so that a call that never returns can be
-// abandoned: the worker settles the message (a *TimeoutError, or a
-// cancellation at shutdown) and goes back to work.
-func (r *Runner) call(m jetstream.Msg, seq uint64) error {
-	ctx, cancel := context.WithTimeout(r.hctx, r.handlerTimeout)
-	defer cancel()
-	c := &call{done: make(chan error, 1)}
-	go func() {
-		c.done <- r.invoke(ctx, m)
-		r.calls.returned(c)
-	}()
-	var err error
-	select {
-	case err = <-c.done:
-		if ctx.Err() == nil || r.hctx.Err() != nil {
-			return err // in time, or interrupted by shutdown
-		}
-	case <-ctx.Done():
-		grace := time.NewTimer(min(HandlerTimeoutGrace, r.handlerTimeout))
-		defer grace.Stop()
-		select {
-		case err = <-c.done:
-			if r.hctx.Err() != nil {
-				return err
-			}
-		case <-grace.C:
-			c.subject, c.seq = m.Subject(), seq
-			if !r.calls.abandon(c, time.Now()) {
-				err = <-c.done // it returned just now
-				if r.hctx.Err() != nil {
-					return err
-				}
-				break
-			}
-			r.log.Error("bus: handler did not return after its context was canceled; abandoned", "seq", seq,
-				"subject", m.Subject(), "timeout", r.handlerTimeout)
-			if r.hctx.Err() != nil {
-				return fmt.Errorf("bus: handler abandoned at shutdown: %w", context.Canceled)
-			}
-			return &TimeoutError{After: r.handlerTimeout, Abandoned: true}
-		}
-	}
-	return &TimeoutError{After: r.handlerTimeout, Err: err}
-}
 
 // invoke runs the handler and turns a panic into a *PanicError.
 func (r *Runner) invoke(ctx context.Context, m jetstream.Msg) (err error) {

@@ -24,6 +24,6 @@ func BenchmarkProcessOverhead(b *testing.B) {
 	m := &nopMsg{fakeMsg{md: jetstream.MsgMetadata{NumDelivered: 1}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		r.process(m, &r.slots[0])
+		r.process(m, r.slots[0])
 	}
 }

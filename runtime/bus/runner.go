@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -68,12 +69,14 @@ type Runner struct {
 
 	started  atomic.Bool
 	stopping atomic.Bool
-	hctx     context.Context    // handlers' context, canceled after the drain timeout
+	hctx     context.Context    // canceled after the drain timeout: DLQ writes give up
+	callBase context.Context    // parent of each handler call's context; never canceled itself
 	work     chan jetstream.Msg // to the workers; never closed (see receive)
-	quit     chan struct{}      // closed when Run returns: workers stop, late deliveries are released
-	slots    []slot
+	quit     chan struct{}      // closed at shutdown: workers stop, late deliveries are released
+	slotsMu  sync.Mutex
+	slots    []*slot // the callback's slot, or one per worker
 	fails    failures
-	calls    calls    // handler calls in flight, for naming the stuck ones
+	calls    calls    // abandoned handler calls still running, for naming them
 	verdicts verdicts // dead letters whose DLQ write failed, by stream sequence
 }
 
@@ -167,45 +170,51 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	}
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
-	r.hctx = hctx
-	r.slots = make([]slot, r.concurrency)
-
-	// Workers and background loops stop, in this order, when Run returns.
-	bgctx, bgcancel := context.WithCancel(hctx)
-	var wg sync.WaitGroup
+	r.hctx, r.callBase = hctx, context.WithoutCancel(hctx)
 	r.quit = make(chan struct{})
-	defer func() { // runs last, once the workers are gone
+	defer func() { // runs last
 		if stuck := r.calls.running(time.Now()); len(stuck) > 0 {
 			r.log.Error("bus: handler calls still running at exit", "calls", stuck)
 			err = errors.Join(err, fmt.Errorf("%w: %s", ErrHandlersStuck, strings.Join(stuck, "; ")))
 		}
 	}()
-	defer func() {
-		// The work channel is not closed: the Consume callback may still
-		// be blocked sending on it (the connection closed while every
-		// worker was busy). It sees quit instead and releases its message.
-		close(r.quit)
-		bgcancel()
-		wg.Wait()
-	}()
+
+	// Background loops stop when Run returns; workers at shutdown.
+	bgctx, bgcancel := context.WithCancel(hctx)
+	var bg, workers sync.WaitGroup
+	defer func() { bgcancel(); bg.Wait() }()
+	var spawn func()
 	if r.concurrency > 1 {
 		r.work = make(chan jetstream.Msg)
-		for i := range r.concurrency {
-			wg.Go(func() {
-				for {
-					select {
-					case m := <-r.work:
-						r.process(m, &r.slots[i])
-					case <-r.quit:
-						return
-					}
-				}
-			})
+		spawn = func() {
+			s := new(slot)
+			r.slotsMu.Lock()
+			r.slots = append(r.slots, s)
+			r.slotsMu.Unlock()
+			workers.Add(1)
+			go r.worker(s, workers.Done)
+		}
+		for range r.concurrency {
+			spawn()
+		}
+	} else {
+		r.slots = []*slot{new(slot)}
+	}
+	// A worker whose call is abandoned is detached: the abandoner counts
+	// it done, and a new worker takes its place.
+	replace := func(s *slot) {
+		if spawn == nil || !s.detached.CompareAndSwap(false, true) {
+			return
+		}
+		r.slotsMu.Lock()
+		r.slots = slices.DeleteFunc(r.slots, func(o *slot) bool { return o == s })
+		r.slotsMu.Unlock()
+		workers.Done()
+		if !r.stopping.Load() {
+			spawn()
 		}
 	}
-	if r.heartbeat > 0 {
-		wg.Go(func() { r.heartbeats(bgctx) })
-	}
+	bg.Go(func() { r.watch(bgctx, replace) })
 	if r.js != nil {
 		stop, err := r.captureAdvisories(bgctx)
 		if err != nil {
@@ -228,6 +237,8 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 			r.log.Warn("bus: consume", "err", err)
 		}))
 	if err != nil {
+		close(r.quit)
+		workers.Wait()
 		return fmt.Errorf("bus: consume: %w", err)
 	}
 
@@ -239,18 +250,75 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	case <-cc.Closed():
 		runErr = ErrConsumerGone
 	}
+	r.shutdown(cc, &workers, replace, hcancel)
+	return runErr
+}
+
+// worker processes messages handed over by the Consume callback until
+// shutdown, or until its call is abandoned (it is then detached and
+// replaced, and stops once the call returns).
+func (r *Runner) worker(s *slot, done func()) {
+	defer func() {
+		if s.detached.CompareAndSwap(false, true) {
+			done()
+		}
+	}()
+	for {
+		select {
+		case m := <-r.work:
+			r.process(m, s)
+			if s.detached.Load() {
+				return
+			}
+		case <-r.quit:
+			return
+		}
+	}
+}
+
+// shutdown stops pulling and waits for the running handlers: the Consume
+// callback releases buffered messages, workers finish their message. After
+// the drain timeout the handlers' context is canceled; calls deaf to it are
+// abandoned after HandlerTimeoutGrace (their messages released, their
+// workers detached), so that shutdown is bounded.
+func (r *Runner) shutdown(cc jetstream.ConsumeContext, workers *sync.WaitGroup, replace func(*slot), hcancel context.CancelFunc) {
 	r.stopping.Store(true)
 	cc.Drain()
+	close(r.quit)
+	idle := make(chan struct{})
+	go func() {
+		<-cc.Closed()
+		workers.Wait()
+		close(idle)
+	}()
 	drain := time.NewTimer(r.drainTimeout)
 	defer drain.Stop()
 	select {
-	case <-cc.Closed():
+	case <-idle:
+		return
 	case <-drain.C:
-		r.log.Warn("bus: drain timeout; canceling running handlers", "timeout", r.drainTimeout)
-		hcancel()
-		<-cc.Closed()
 	}
-	return runErr
+	r.log.Warn("bus: drain timeout; canceling running handlers", "timeout", r.drainTimeout)
+	hcancel()
+	for _, s := range r.workerSlots() {
+		s.cancelCall()
+	}
+	grace := time.NewTimer(min(HandlerTimeoutGrace, r.handlerTimeout) + 100*time.Millisecond)
+	defer grace.Stop()
+	select {
+	case <-idle:
+		return
+	case <-grace.C:
+	}
+	for _, s := range r.workerSlots() {
+		if m := s.abandonNow(); m != nil {
+			r.abandon(s, m, replace, true)
+		}
+	}
+	select { // detached workers count as done; a stuck callback does not return
+	case <-idle:
+	case <-time.After(HandlerTimeoutGrace):
+	}
 }
 
 func isFatal(err error) bool {

@@ -83,9 +83,10 @@ func testRunner(t testing.TB, j *journal, dead *fakeDLQ, h Handler) *Runner {
 		name:           "test-handler",
 		log:            slog.New(slog.DiscardHandler),
 		hctx:           context.Background(),
+		callBase:       context.Background(),
 		dlqTimeout:     time.Second,
 		handlerTimeout: DefaultHandlerTimeout,
-		slots:          make([]slot, 1),
+		slots:          []*slot{new(slot)},
 	}
 	r.cfg.MaxDeliveries = 5
 	return r
@@ -126,7 +127,7 @@ func TestProcessMapsOutcomes(t *testing.T) {
 			r := testRunner(t, j, dead, func(context.Context, Msg) error { ran++; return tc.err })
 			var events []Event
 			r.observe = func(e Event) { events = append(events, e) }
-			r.process(delivery(j, tc.n), &r.slots[0])
+			r.process(delivery(j, tc.n), r.slots[0])
 			if got := j.get(); !slices.Equal(got, tc.want) {
 				t.Fatalf("calls = %q, want %q", got, tc.want)
 			}
@@ -144,7 +145,7 @@ func TestProcessPastTheCapSkipsHandler(t *testing.T) {
 	j := &journal{}
 	dead := &fakeDLQ{j: j}
 	r := testRunner(t, j, dead, func(context.Context, Msg) error { t.Fatal("handler ran past the cap"); return nil })
-	r.process(delivery(j, 6), &r.slots[0])
+	r.process(delivery(j, 6), r.slots[0])
 	if got := j.get(); !slices.Equal(got, []string{"dlq-write", "term"}) {
 		t.Fatalf("calls = %q", got)
 	}
@@ -158,7 +159,7 @@ func TestProcessWhileStoppingReleases(t *testing.T) {
 	j := &journal{}
 	r := testRunner(t, j, &fakeDLQ{j: j}, func(context.Context, Msg) error { t.Fatal("handler ran while stopping"); return nil })
 	r.stopping.Store(true)
-	r.process(delivery(j, 1), &r.slots[0])
+	r.process(delivery(j, 1), r.slots[0])
 	if got := j.get(); !slices.Equal(got, []string{"nak"}) {
 		t.Fatalf("calls = %q", got)
 	}
@@ -177,9 +178,9 @@ func TestEvidence(t *testing.T) {
 			return retry.Permanent(errors.New("line one\nline two"))
 		})
 		start := time.Now()
-		r.process(delivery(j, 1), &r.slots[0])
+		r.process(delivery(j, 1), r.slots[0])
 		time.Sleep(time.Minute)
-		r.process(delivery(j, 2), &r.slots[0])
+		r.process(delivery(j, 2), r.slots[0])
 		e := dead.entries[0]
 		want := dlq.Entry{
 			Subject: "orders.1", Stream: "ORDERS", Consumer: "c", StreamSeq: 42, ConsumerSeq: 102,
@@ -206,12 +207,12 @@ func TestEvidenceOfACarriedDelayAndAPanic(t *testing.T) {
 	j := &journal{}
 	dead := &fakeDLQ{j: j}
 	r := testRunner(t, j, dead, func(context.Context, Msg) error { return retry.RetryAfter(io.EOF, 3*time.Second) })
-	r.process(delivery(j, 5), &r.slots[0]) // last delivery
+	r.process(delivery(j, 5), r.slots[0]) // last delivery
 	if e := dead.entries[0]; e.Class != string(ClassLastDelivery) || e.RetryDelay != 3*time.Second {
 		t.Fatalf("evidence = %+v", e)
 	}
 	r.handler = func(context.Context, Msg) error { panic("boom") }
-	r.process(delivery(j, 1), &r.slots[0])
+	r.process(delivery(j, 1), r.slots[0])
 	if e := dead.entries[1]; e.Class != string(ClassPermanent) || !strings.HasPrefix(e.Error, "bus: handler panic: boom\n") || !strings.Contains(e.Error, "goroutine") {
 		t.Fatalf("panic evidence = %+v", e)
 	}
@@ -224,7 +225,7 @@ func TestFinalDeliveryRetriesDeadLetterInProcess(t *testing.T) {
 		r := testRunner(t, j, dead, func(context.Context, Msg) error { return errors.New("bad") })
 		r.serverMax = 5 // the consumer's MaxDeliver: delivery 5 is the server's last
 		start := time.Now()
-		r.process(delivery(j, 5), &r.slots[0])
+		r.process(delivery(j, 5), r.slots[0])
 		want := []string{"dlq-write failed", "progress", "dlq-write failed", "progress", "dlq-write", "term"}
 		if got := j.get(); !slices.Equal(got, want) {
 			t.Fatalf("calls = %q, want %q", got, want)
@@ -240,7 +241,7 @@ func TestFinalDeliveryRetriesDeadLetterInProcess(t *testing.T) {
 		r2 := testRunner(t, j2, &fakeDLQ{j: j2, fail: 100}, func(context.Context, Msg) error { return errors.New("bad") })
 		r2.serverMax, r2.hctx = 5, ctx
 		go func() { time.Sleep(7 * time.Second); cancel() }()
-		r2.process(delivery(j2, 5), &r2.slots[0])
+		r2.process(delivery(j2, 5), r2.slots[0])
 		if got := j2.get(); got[len(got)-1] != "nak 5s" || slices.Contains(got, "term") {
 			t.Fatalf("calls = %q", got)
 		}
@@ -256,12 +257,12 @@ func TestHeartbeats(t *testing.T) {
 		})
 		r.heartbeat = 100 * time.Millisecond
 		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { r.heartbeats(ctx); close(done) }()
-		r.process(delivery(j, 1), &r.slots[0])
+		var loop sync.WaitGroup
+		loop.Go(func() { r.heartbeats(ctx) })
+		r.process(delivery(j, 1), r.slots[0])
 		time.Sleep(time.Second) // no heartbeat once the message is done
 		cancel()
-		<-done
+		loop.Wait()
 		got := j.get()
 		if got[len(got)-1] != "ack" || len(got) < 3 || len(got) > 5 {
 			t.Fatalf("calls = %q, want 2-4 heartbeats then ack", got)
