@@ -35,6 +35,9 @@ const (
 // the exit status. analyzers are the roots to run: the checks and the
 // contract model whose options they share.
 func Main(progname string, args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
+	if asked, full := versionRequest(args); asked {
+		return printVersion(stdout, progname, full)
+	}
 	if handsOver(args) {
 		os.Args = append([]string{progname}, args...)
 		multichecker.Main(analyzers...) // exits
