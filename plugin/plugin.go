@@ -80,6 +80,7 @@ func New(raw any) (register.LinterPlugin, error) {
 // analyzer configured by them.
 func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 	cfg := contract.DefaultConfig()
+	cfg.Nolint = false // golangci-lint applies //nolint, and nolintlint must see what it covers
 	for _, opt := range []struct{ name, value string }{
 		{contract.FlagCarrierMethod, s.CarrierMethod},
 		{contract.FlagDLQPattern, s.DLQPattern},

@@ -1,10 +1,13 @@
 package plugin_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/retrylint/retrylint/plugin"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 func TestSettings(t *testing.T) {
@@ -51,4 +54,25 @@ func TestBadSettings(t *testing.T) {
 			t.Errorf("New(%v) = %v, want an error containing %q", tc.settings, err, tc.want)
 		}
 	}
+}
+
+// TestNolintIsLeftToGolangci: in golangci-lint the analyzers report what a
+// //nolint:retrylint covers (golangci-lint drops it, and nolintlint sees
+// the directive used); //retrylint:ignore still silences.
+func TestNolintIsLeftToGolangci(t *testing.T) {
+	analyzers, err := plugin.Settings{}.Analyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flatten *analysis.Analyzer
+	for _, a := range analyzers {
+		if a.Name == "retryflatten" {
+			flatten = a
+		}
+	}
+	testdata, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, flatten, "nolintplugin")
 }

@@ -56,11 +56,18 @@ type Config struct {
 	// Profiles describe the message libraries: the built-in ones (NATS,
 	// JetStream), then those loaded from files, consulted in order.
 	Profiles []*profile.Profile
+	// Nolint makes //nolint directives naming retrylint (or all linters)
+	// silence diagnostics, as //retrylint:ignore does. It is on, except in
+	// golangci-lint, which applies //nolint itself: there the analyzers
+	// must report what a //nolint covers, or nolintlint would call the
+	// directive unused (and its fix would delete it).
+	Nolint bool
 }
 
 // DefaultConfig returns the configuration CONTRACT.md specifies.
 func DefaultConfig() *Config {
 	return &Config{
+		Nolint:             true,
 		CarrierMethod:      DefaultCarrierMethod,
 		DLQName:            regexp.MustCompile(DefaultDLQPattern),
 		DLQSubject:         regexp.MustCompile(DefaultDLQSubjectPattern),

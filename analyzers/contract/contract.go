@@ -133,7 +133,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if m.info == nil {
 		m.info = &types.Info{}
 	}
-	m.suppress = newSuppressions(pass)
+	m.suppress = newSuppressions(pass, cfg.Nolint)
 
 	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {

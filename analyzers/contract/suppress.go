@@ -29,7 +29,7 @@ type suppressions struct {
 	generated map[string]bool
 }
 
-func newSuppressions(pass *analysis.Pass) *suppressions {
+func newSuppressions(pass *analysis.Pass, nolint bool) *suppressions {
 	s := &suppressions{lines: make(map[lineKey]bool), generated: make(map[string]bool)}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
@@ -44,7 +44,7 @@ func newSuppressions(pass *analysis.Pass) *suppressions {
 		var src []byte // read at the first suppression: most files have none
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				if !isSuppression(c.Text) {
+				if !isSuppression(c.Text, nolint) {
 					continue
 				}
 				if src == nil && pass.ReadFile != nil {
@@ -61,13 +61,14 @@ func newSuppressions(pass *analysis.Pass) *suppressions {
 	return s
 }
 
-// isSuppression reports whether a comment is a retrylint directive.
-func isSuppression(text string) bool {
+// isSuppression reports whether a comment is a retrylint directive; with
+// nolint, //nolint directives naming retrylint count too.
+func isSuppression(text string, nolint bool) bool {
 	if rest, ok := strings.CutPrefix(text, IgnoreDirective); ok {
 		return rest == "" || rest[0] == ' ' || rest[0] == '\t'
 	}
 	rest, ok := strings.CutPrefix(text, NolintDirective)
-	if !ok {
+	if !ok || !nolint {
 		return false
 	}
 	if rest == "" || rest[0] == ' ' || rest[0] == '\t' {
