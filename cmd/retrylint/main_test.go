@@ -531,3 +531,83 @@ func TestRuntimeRunnerHandler(t *testing.T) {
 		}
 	}
 }
+
+// fixModule writes a module with one finding -fix can fix (%v → %w) and one
+// it cannot (errors.New of the text).
+func fixModule(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module fixdemo\n\ngo 1.26\n",
+		"fixdemo.go": `package fixdemo
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+type TempErr struct{ d time.Duration }
+
+func (e *TempErr) Error() string             { return "temporarily unavailable" }
+func (e *TempErr) RetryDelay() time.Duration { return e.d }
+
+func produce() error { return &TempErr{time.Second} }
+
+func A() error { return fmt.Errorf("a: %v", produce()) }
+
+func B() error { return errors.New("b: " + produce().Error()) }
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestFixReportsWhatRemains: -fix applies the fixes, then reports the
+// findings no fix covers and exits 3; with -json they come as JSON.
+func TestFixReportsWhatRemains(t *testing.T) {
+	for _, jsonOut := range []bool{false, true} {
+		dir := fixModule(t)
+		args := []string{"-fix", "./..."}
+		if jsonOut {
+			args = append([]string{"-json"}, args...)
+		}
+		r := runIn(t, dir, binary, args...)
+		src, err := os.ReadFile(filepath.Join(dir, "fixdemo.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), `fmt.Errorf("a: %w", produce())`) {
+			t.Errorf("json=%v: the fix was not applied:\n%s", jsonOut, src)
+		}
+		if r.code != 3 {
+			t.Errorf("json=%v: exit %d, want 3 (a finding remains)\nstdout:\n%s\nstderr:\n%s", jsonOut, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout, "fixdemo.go:16:") || !strings.Contains(r.stdout, "fixdemo.go:18:") {
+			t.Errorf("json=%v: want only the unfixable finding reported:\n%s", jsonOut, r.stdout)
+		}
+		if jsonOut && !strings.HasPrefix(strings.TrimSpace(r.stdout), "{") {
+			t.Errorf("-json -fix printed no JSON:\n%s", r.stdout)
+		}
+		if !jsonOut && !strings.Contains(r.stderr, "1 finding(s) above have no suggested fix") {
+			t.Errorf("stderr does not say what remains:\n%s", r.stderr)
+		}
+	}
+}
+
+// TestFixBadFlag: a bad flag under -fix is one line and exit 2, before any
+// file is touched.
+func TestFixBadFlag(t *testing.T) {
+	dir := fixModule(t)
+	r := runIn(t, dir, binary, "-fix", "-bogus", "./...")
+	src, _ := os.ReadFile(filepath.Join(dir, "fixdemo.go"))
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "-bogus") {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if strings.Contains(string(src), "%w") {
+		t.Error("a file was changed despite the bad flag")
+	}
+}

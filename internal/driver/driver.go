@@ -38,7 +38,10 @@ func Main(progname string, args []string, analyzers []*analysis.Analyzer, stdout
 	if asked, full := versionRequest(args); asked {
 		return printVersion(stdout, progname, full)
 	}
-	if handsOver(args) {
+	if wantsFix(args) && os.Getenv(handoverEnv) == "" && !vetUnit(args) {
+		return fixThenReport(progname, args, analyzers, stdout, stderr)
+	}
+	if handsOver(args) || os.Getenv(handoverEnv) != "" {
 		os.Args = append([]string{progname}, args...)
 		multichecker.Main(analyzers...) // exits
 	}
@@ -59,6 +62,11 @@ func handsOver(args []string) bool {
 			return true
 		}
 	}
+	return vetUnit(args)
+}
+
+// vetUnit reports whether the run is go vet's, on one unit (a .cfg file).
+func vetUnit(args []string) bool {
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
 }
 
@@ -68,9 +76,10 @@ type runner struct {
 	stdout    io.Writer
 	stderr    io.Writer
 
-	jsonOut bool
-	tests   bool
-	enabled map[*analysis.Analyzer]*triState
+	jsonOut  bool
+	tests    bool
+	afterFix bool // the fixes were applied: what is reported is what they did not cover
+	enabled  map[*analysis.Analyzer]*triState
 }
 
 func (r *runner) fail(status int, format string, args ...any) int {
@@ -79,6 +88,19 @@ func (r *runner) fail(status int, format string, args ...any) int {
 }
 
 func (r *runner) run(args []string) int {
+	patterns, status, ok := r.parse(args)
+	if !ok {
+		return status
+	}
+	if patterns[0] == "help" {
+		return r.help(patterns[1:])
+	}
+	return r.analyze(patterns)
+}
+
+// parse parses the flags; when they are not all right, or leave nothing
+// to do, it has said so and returns the exit status and false.
+func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	fs := flag.NewFlagSet(r.progname, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&r.jsonOut, "json", false, "emit JSON output in go vet's shape")
@@ -96,19 +118,16 @@ func (r *runner) run(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			r.usage(fs)
-			return ExitClean
+			return nil, ExitClean, false
 		}
-		return r.fail(ExitUsage, "%v (run '%s help' for the flags)", err, r.progname)
+		return nil, r.fail(ExitUsage, "%v (run '%s help' for the flags)", err, r.progname), false
 	}
-	patterns := fs.Args()
+	patterns = fs.Args()
 	if len(patterns) == 0 {
 		r.usage(fs)
-		return ExitUsage
+		return nil, ExitUsage, false
 	}
-	if patterns[0] == "help" {
-		return r.help(patterns[1:])
-	}
-	return r.analyze(patterns)
+	return patterns, 0, true
 }
 
 func (r *runner) usage(fs *flag.FlagSet) {
@@ -201,6 +220,9 @@ func (r *runner) analyze(patterns []string) int {
 	}
 	if !r.jsonOut {
 		printText(r.stdout, findings)
+	}
+	if r.afterFix && len(findings) > 0 {
+		fmt.Fprintf(r.stderr, "%s: fixes applied; %d finding(s) above have no suggested fix and remain\n", r.progname, len(findings))
 	}
 	// Type errors do not stop the checks, but the run still ends with the
 	// failure status, since its findings may be incomplete.
