@@ -56,10 +56,13 @@ func NewCluster(dir string, n int) (*Cluster, error) {
 		}
 		c.nodes = append(c.nodes, s)
 	}
+	// Ready means a meta leader that sees every node online with its
+	// stats: before that, placing an R3 stream can fail with "no suitable
+	// peers for placement".
 	if err := c.waitFor(func() bool {
 		for _, s := range c.nodes {
-			if s.running() != nil && s.running().JetStreamIsLeader() {
-				return true
+			if ns := s.running(); ns != nil && ns.JetStreamIsLeader() {
+				return len(ns.JetStreamClusterPeers()) == n
 			}
 		}
 		return false
