@@ -38,6 +38,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/directives"
 	"github.com/retrylint/retrylint/analyzers/suite"
 )
 
@@ -95,7 +96,8 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 			return nil, err
 		}
 	}
-	checks := suite.Checks(contract.New(cfg))
+	model := contract.New(cfg)
+	checks := suite.Checks(model)
 	byName := make(map[string]*analysis.Analyzer)
 	var names []string
 	for _, a := range checks {
@@ -103,8 +105,8 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 		names = append(names, a.Name)
 	}
 	for _, name := range s.Disable {
-		if byName[name] == nil {
-			return nil, fmt.Errorf("disable: no check named %q (checks: %s)", name, strings.Join(names, ", "))
+		if byName[name] == nil && name != directives.Name {
+			return nil, fmt.Errorf("disable: no check named %q (checks: %s, %s)", name, strings.Join(names, ", "), directives.Name)
 		}
 	}
 	checkNames := make([]string, 0, len(s.Checks))
@@ -132,9 +134,13 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 			}
 		}
 	}
-	return slices.DeleteFunc(checks, func(a *analysis.Analyzer) bool {
+	checks = slices.DeleteFunc(checks, func(a *analysis.Analyzer) bool {
 		return slices.Contains(s.Disable, a.Name)
-	}), nil
+	})
+	if !slices.Contains(s.Disable, directives.Name) {
+		checks = append(checks, suite.Meta(model, checks))
+	}
+	return checks, nil
 }
 
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) { return p.analyzers, nil }

@@ -35,6 +35,19 @@ func TestSettings(t *testing.T) {
 			t.Error("disabled check still built")
 		}
 	}
+	if last := analyzers[len(analyzers)-1]; last.Name != "retrylint" {
+		t.Errorf("the last analyzer is %s, want the retrylint meta check", last.Name)
+	}
+	p, err = plugin.New(map[string]any{"disable": []string{"retrylint"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyzers, _ = p.BuildAnalyzers()
+	for _, a := range analyzers {
+		if a.Name == "retrylint" {
+			t.Error("disabled meta check still built")
+		}
+	}
 }
 
 func TestBadSettings(t *testing.T) {

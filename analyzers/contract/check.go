@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
+	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
@@ -13,6 +15,12 @@ import (
 // runCheck runs a check's body and turns a panic into an error that names
 // the analyzer and the position it was looking at (*at, which the body
 // keeps current), so that no input crashes a driver.
+// CheckResult is what a check leaves for the directives meta check: the
+// suppression directives that silenced one of its diagnostics.
+type CheckResult struct {
+	Used []*Directive
+}
+
 func runCheck(name string, pass *analysis.Pass, at *token.Pos, body func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -161,10 +169,22 @@ func NewCheck(model *analysis.Analyzer, spec CheckSpec) *analysis.Analyzer {
 		Requires:         []*analysis.Analyzer{model},
 		RunDespiteErrors: true,
 		FactTypes:        spec.FactTypes,
+		ResultType:       reflect.TypeFor[*CheckResult](),
 		Run: func(pass *analysis.Pass) (any, error) {
 			m := pass.ResultOf[model].(*Model)
+			res := &CheckResult{}
+			p := *pass // the check's pass applies the suppression directives
+			p.Report = func(d analysis.Diagnostic) {
+				if dir, silenced := m.suppress.match(pass.Fset, d.Pos, spec.Name); silenced {
+					if dir != nil && !slices.Contains(res.Used, dir) {
+						res.Used = append(res.Used, dir)
+					}
+					return
+				}
+				pass.Report(d)
+			}
 			var at token.Pos
-			return nil, runCheck(spec.Name, pass, &at, func() { spec.Run(pass, m, &at) })
+			return res, runCheck(spec.Name, &p, &at, func() { spec.Run(&p, m, &at) })
 		},
 	}
 }

@@ -241,11 +241,11 @@ func sortByPos(fns []*types.Func) {
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 }
 
-// Report reports d through pass unless a suppression directive covers its
-// line or it lies in a generated file.
-func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) {
-	if m.suppress.covers(pass.Fset, d.Pos) {
-		return
-	}
-	pass.Report(d)
-}
+// Report reports d through pass. A check's pass (NewCheck) drops a
+// diagnostic that a suppression directive covers or that lies in a
+// generated file, and records the directive as used.
+func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) { pass.Report(d) }
+
+// Directives returns the package's suppression directives, in source
+// order (none from generated files).
+func (m *Model) Directives() []*Directive { return m.suppress.directives }

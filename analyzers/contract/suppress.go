@@ -3,6 +3,7 @@ package contract
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -22,15 +23,37 @@ type lineKey struct {
 	line int
 }
 
-// suppressions indexes the lines a directive covers and the generated
-// files of a package.
+// CheckNames are the checks a //retrylint:ignore directive can name.
+// (analyzers/suite holds the checks themselves; a test keeps the two
+// lists equal.)
+var CheckNames = []string{"retryflatten", "termbeforedlq", "barenak", "ackretryable", "dlqunchecked", "poisonack"}
+
+// Directive is one suppression directive of a package.
+type Directive struct {
+	Pos    token.Pos
+	Checks []string // the checks it names; nil for every check
+	Reason string   // empty when missing; a //retrylint:ignore without one suppresses nothing
+	Nolint bool     // a //nolint form: golangci-lint's, needs no reason, never reported unused
+}
+
+// valid reports whether the directive suppresses anything.
+func (d *Directive) valid() bool { return d.Nolint || d.Reason != "" }
+
+// names reports whether the directive covers check.
+func (d *Directive) names(check string) bool {
+	return d.Checks == nil || slices.Contains(d.Checks, check)
+}
+
+// suppressions indexes the directives by the lines they cover, and the
+// generated files of a package.
 type suppressions struct {
-	lines     map[lineKey]bool
-	generated map[string]bool
+	directives []*Directive
+	lines      map[lineKey][]*Directive
+	generated  map[string]bool
 }
 
 func newSuppressions(pass *analysis.Pass, nolint bool) *suppressions {
-	s := &suppressions{lines: make(map[lineKey]bool), generated: make(map[string]bool)}
+	s := &suppressions{lines: make(map[lineKey][]*Directive), generated: make(map[string]bool)}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -44,16 +67,18 @@ func newSuppressions(pass *analysis.Pass, nolint bool) *suppressions {
 		var src []byte // read at the first suppression: most files have none
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				if !isSuppression(c.Text, nolint) {
+				d := parseDirective(c, nolint)
+				if d == nil {
 					continue
 				}
 				if src == nil && pass.ReadFile != nil {
 					src, _ = pass.ReadFile(name)
 				}
+				s.directives = append(s.directives, d)
 				line := tf.Line(c.Slash)
-				s.lines[lineKey{name, line}] = true
+				s.lines[lineKey{name, line}] = append(s.lines[lineKey{name, line}], d)
 				if aloneOnLine(tf, src, c.Slash) {
-					s.lines[lineKey{name, line + 1}] = true
+					s.lines[lineKey{name, line + 1}] = append(s.lines[lineKey{name, line + 1}], d)
 				}
 			}
 		}
@@ -61,30 +86,66 @@ func newSuppressions(pass *analysis.Pass, nolint bool) *suppressions {
 	return s
 }
 
-// isSuppression reports whether a comment is a retrylint directive; with
-// nolint, //nolint directives naming retrylint count too.
-func isSuppression(text string, nolint bool) bool {
-	if rest, ok := strings.CutPrefix(text, IgnoreDirective); ok {
-		return rest == "" || rest[0] == ' ' || rest[0] == '\t'
+// parseDirective reads a suppression directive:
+//
+//	//retrylint:ignore <reason>                    every check
+//	//retrylint:ignore <check>[,<check>] <reason>  the checks named
+//	//nolint, //nolint:all, //nolint:retrylint     every check (with nolint)
+//	//nolint:<check>[,...]                         the checks named (with nolint)
+//
+// It returns nil for any other comment.
+func parseDirective(c *ast.Comment, nolint bool) *Directive {
+	if rest, ok := strings.CutPrefix(c.Text, IgnoreDirective); ok {
+		if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+			return nil
+		}
+		d := &Directive{Pos: c.Slash}
+		rest = strings.TrimSpace(rest)
+		first, after, _ := strings.Cut(rest, " ")
+		if checks := checkList(first); checks != nil {
+			d.Checks, rest = checks, after
+		}
+		d.Reason = strings.TrimSpace(rest)
+		return d
 	}
-	rest, ok := strings.CutPrefix(text, NolintDirective)
+	rest, ok := strings.CutPrefix(c.Text, NolintDirective)
 	if !ok || !nolint {
-		return false
+		return nil
 	}
 	if rest == "" || rest[0] == ' ' || rest[0] == '\t' {
-		return true // bare //nolint silences every linter
+		return &Directive{Pos: c.Slash, Nolint: true} // bare //nolint silences every linter
 	}
 	if rest[0] != ':' {
-		return false
+		return nil
 	}
 	list, _, _ := strings.Cut(rest[1:], " ")
+	d := &Directive{Pos: c.Slash, Nolint: true}
 	for name := range strings.SplitSeq(list, ",") {
-		name = strings.TrimSpace(name)
-		if name == nolintName || name == "all" {
-			return true
+		switch name = strings.TrimSpace(name); {
+		case name == nolintName || name == "all":
+			d.Checks = nil
+			return d
+		case slices.Contains(CheckNames, name):
+			d.Checks = append(d.Checks, name)
 		}
 	}
-	return false
+	if d.Checks == nil {
+		return nil // names other linters only
+	}
+	return d
+}
+
+// checkList returns the checks a comma-separated word names, or nil when
+// some part of it names no check (then the word is the reason's start).
+func checkList(word string) []string {
+	var out []string
+	for name := range strings.SplitSeq(word, ",") {
+		if !slices.Contains(CheckNames, name) {
+			return nil
+		}
+		out = append(out, name)
+	}
+	return out
 }
 
 // aloneOnLine reports whether only white space precedes pos on its line.
@@ -102,8 +163,18 @@ func aloneOnLine(tf *token.File, src []byte, pos token.Pos) bool {
 	return true
 }
 
-// covers reports whether a diagnostic at pos is silenced.
-func (s *suppressions) covers(fset *token.FileSet, pos token.Pos) bool {
+// match returns the directive that silences check's diagnostic at pos,
+// and whether the diagnostic is silenced (a generated file silences it
+// with no directive).
+func (s *suppressions) match(fset *token.FileSet, pos token.Pos, check string) (*Directive, bool) {
 	p := fset.Position(pos)
-	return s.generated[p.Filename] || s.lines[lineKey{p.Filename, p.Line}]
+	if s.generated[p.Filename] {
+		return nil, true
+	}
+	for _, d := range s.lines[lineKey{p.Filename, p.Line}] {
+		if d.valid() && d.names(check) {
+			return d, true
+		}
+	}
+	return nil, false
 }

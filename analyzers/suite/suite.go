@@ -9,6 +9,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/ackretryable"
 	"github.com/retrylint/retrylint/analyzers/barenak"
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/directives"
 	"github.com/retrylint/retrylint/analyzers/dlqunchecked"
 	"github.com/retrylint/retrylint/analyzers/poisonack"
 	"github.com/retrylint/retrylint/analyzers/retryflatten"
@@ -39,11 +40,25 @@ func Default() []*analysis.Analyzer {
 	}
 }
 
+// Meta returns the directives meta check (named retrylint) over the
+// checks that run: it reports suppression directives without a reason
+// and those that suppress nothing.
+func Meta(model *analysis.Analyzer, checks []*analysis.Analyzer) *analysis.Analyzer {
+	return directives.New(model, checks)
+}
+
+// All returns the default checks and the meta check over them: what an
+// editor or a vet-style driver registers.
+func All() []*analysis.Analyzer {
+	checks := Default()
+	return append(checks, Meta(contract.Analyzer, checks))
+}
+
 // Roots returns the analyzers a command line driver runs: the contract
 // model first (it reports nothing, but its options become the driver's
-// -retrycontract.* flags), then the default checks.
+// -retrycontract.* flags), then the default checks and the meta check.
 func Roots() []*analysis.Analyzer {
-	return append([]*analysis.Analyzer{contract.Analyzer}, Default()...)
+	return append([]*analysis.Analyzer{contract.Analyzer}, All()...)
 }
 
 // constructors builds each check on a contract analyzer, in the order the

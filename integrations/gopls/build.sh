@@ -24,7 +24,7 @@ import "github.com/retrylint/retrylint/analyzers/suite"
 
 // Registers retrylint's checks (default-enabled, warnings, quick fixes).
 func init() {
-	for _, a := range suite.Default() {
+	for _, a := range suite.All() {
 		AllAnalyzers = append(AllAnalyzers, &Analyzer{analyzer: a})
 	}
 }

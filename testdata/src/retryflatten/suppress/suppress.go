@@ -1,6 +1,8 @@
 // Package suppress proves the suppression directives: //retrylint:ignore
-// with a reason and //nolint:retrylint, trailing or on the line above. A
-// plain comment does not exempt.
+// with a reason (for every check, or for the checks it names) and
+// //nolint:retrylint or //nolint:<check>, trailing or on the line above. A
+// plain comment, a directive without a reason and one naming another
+// check do not exempt.
 package suppress
 
 import (
@@ -47,4 +49,24 @@ func _() error {
 	x := 1 //retrylint:ignore trailing on another line covers only that line
 	_ = x
 	return fmt.Errorf("g: %v", produce()) // want `formatted with %v`
+}
+
+func _() error {
+	/* want `formatted with %v` */ return fmt.Errorf("h: %v", produce()) //retrylint:ignore
+}
+
+func _() error {
+	return fmt.Errorf("i: %v", produce()) //retrylint:ignore retryflatten the caller retries on its own schedule
+}
+
+func _() error {
+	/* want `formatted with %v` */ return fmt.Errorf("j: %v", produce()) //retrylint:ignore barenak names another check
+}
+
+func _() error {
+	return fmt.Errorf("k: %v", produce()) //nolint:retryflatten // a per-check //nolint
+}
+
+func _() error {
+	/* want `formatted with %v` */ return fmt.Errorf("l: %v", produce()) //nolint:barenak // another check's
 }

@@ -1,0 +1,83 @@
+package directives
+
+import (
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// Name is the meta check's name: the tool's own, as its findings are
+// about the tool's directives rather than the code.
+const Name = "retrylint"
+
+// New returns the meta check over the checks that run, built on model.
+// It requires them, so it runs after them and reads which directives each
+// used.
+func New(model *analysis.Analyzer, checks []*analysis.Analyzer) *analysis.Analyzer {
+	var ran []string
+	for _, c := range checks {
+		ran = append(ran, c.Name)
+	}
+	return &analysis.Analyzer{
+		Name:             Name,
+		Doc:              contract.AnalyzerDoc(docSource),
+		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/directives",
+		Requires:         append([]*analysis.Analyzer{model}, checks...),
+		RunDespiteErrors: true,
+		Run: func(pass *analysis.Pass) (any, error) {
+			m := pass.ResultOf[model].(*contract.Model)
+			used := make(map[*contract.Directive]bool)
+			for _, c := range checks {
+				if res, ok := pass.ResultOf[c].(*contract.CheckResult); ok {
+					for _, d := range res.Used {
+						used[d] = true
+					}
+				}
+			}
+			for _, d := range m.Directives() {
+				switch {
+				case d.Nolint:
+				case d.Reason == "":
+					pass.Reportf(d.Pos, "%s has no reason and suppresses nothing: say why the finding does not apply (%s <reason>)",
+						contract.IgnoreDirective, directive(d))
+				case !used[d] && allRan(d, ran):
+					pass.Reportf(d.Pos, "%s suppresses no finding of %s: remove it", directive(d), names(d))
+				}
+			}
+			return nil, nil
+		},
+	}
+}
+
+// directive spells the directive without its reason.
+func directive(d *contract.Directive) string {
+	if d.Checks == nil {
+		return contract.IgnoreDirective
+	}
+	return contract.IgnoreDirective + " " + strings.Join(d.Checks, ",")
+}
+
+// names describes the checks a directive covers.
+func names(d *contract.Directive) string {
+	if d.Checks == nil {
+		return "any check"
+	}
+	return strings.Join(d.Checks, " or ")
+}
+
+// allRan reports whether every check the directive names ran.
+func allRan(d *contract.Directive, ran []string) bool {
+	want := d.Checks
+	if want == nil {
+		want = contract.CheckNames
+	}
+	for _, c := range want {
+		if !slices.Contains(ran, c) {
+			return false
+		}
+	}
+	return true
+}
