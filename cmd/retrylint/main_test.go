@@ -611,3 +611,98 @@ func TestFixBadFlag(t *testing.T) {
 		t.Error("a file was changed despite the bad flag")
 	}
 }
+
+// TestSARIF checks the SARIF 2.1.0 log of the examples: the schema's
+// required fields, one rule per check with its doc, each finding a result
+// whose ruleId and ruleIndex name its check, related locations kept.
+func TestSARIF(t *testing.T) {
+	text := run(t, binary, "./examples/...")
+	r := run(t, binary, "-format=sarif", "./examples/...")
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3\n%s", r.code, r.stderr)
+	}
+	var log struct {
+		Schema  string `json:"$schema"`
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID               string `json:"id"`
+						ShortDescription struct{ Text string }
+						FullDescription  struct{ Text string }
+						HelpURI          string `json:"helpUri"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   struct{ Text string }
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn int }
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				RelatedLocations []json.RawMessage `json:"relatedLocations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.stdout)
+	}
+	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif-2.1.0") || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "retrylint" {
+		t.Fatalf("log header: version %q schema %q, %d runs", log.Version, log.Schema, len(log.Runs))
+	}
+	run0 := log.Runs[0]
+	var ids []string
+	for _, rule := range run0.Tool.Driver.Rules {
+		ids = append(ids, rule.ID)
+		if rule.ShortDescription.Text == "" || rule.FullDescription.Text == "" || rule.HelpURI == "" {
+			t.Errorf("rule %s lacks its doc: %+v", rule.ID, rule)
+		}
+	}
+	for _, want := range []string{"retryflatten", "termbeforedlq", "barenak", "ackretryable", "dlqunchecked", "poisonack", "retrylint"} {
+		if !slices.Contains(ids, want) {
+			t.Errorf("no rule %s among %v", want, ids)
+		}
+	}
+	if got, want := len(run0.Results), len(findings(text.stdout)); got != want || got == 0 {
+		t.Fatalf("%d results, the text output has %d findings", got, want)
+	}
+	related := 0
+	for _, res := range run0.Results {
+		loc := res.Locations
+		if res.RuleIndex < 0 || res.RuleIndex >= len(ids) || ids[res.RuleIndex] != res.RuleID || res.Level != "warning" || res.Message.Text == "" ||
+			len(loc) != 1 || !strings.HasPrefix(loc[0].PhysicalLocation.ArtifactLocation.URI, "examples/") || loc[0].PhysicalLocation.Region.StartLine == 0 {
+			t.Errorf("result: %+v", res)
+		}
+		related += len(res.RelatedLocations)
+	}
+	if related == 0 {
+		t.Error("no result kept its related locations")
+	}
+}
+
+// TestGitHubAnnotations: one workflow command per finding, with the file,
+// line, column and check.
+func TestGitHubAnnotations(t *testing.T) {
+	text := run(t, binary, "./examples/...")
+	r := run(t, binary, "-format=github", "./examples/...")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 3 || len(lines) != len(findings(text.stdout)) {
+		t.Fatalf("exit %d, %d annotations for %d findings:\n%s", r.code, len(lines), len(findings(text.stdout)), r.stdout)
+	}
+	annotation := regexp.MustCompile(`^::warning file=examples/[^,]+\.go,line=\d+,col=\d+,title=(retryflatten|termbeforedlq|barenak|ackretryable|dlqunchecked|poisonack)::\S`)
+	for _, l := range lines {
+		if !annotation.MatchString(l) {
+			t.Errorf("annotation %q", l)
+		}
+	}
+	if bad := run(t, binary, "-format=xml", "./examples/..."); bad.code != 2 || strings.Count(bad.stderr, "\n") != 1 {
+		t.Errorf("-format=xml: exit %d, stderr %q", bad.code, bad.stderr)
+	}
+}

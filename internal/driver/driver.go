@@ -77,6 +77,7 @@ type runner struct {
 	stderr    io.Writer
 
 	jsonOut  bool
+	format   string // text, json, sarif or github
 	tests    bool
 	afterFix bool // the fixes were applied: what is reported is what they did not cover
 	enabled  map[*analysis.Analyzer]*triState
@@ -103,7 +104,9 @@ func (r *runner) run(args []string) int {
 func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	fs := flag.NewFlagSet(r.progname, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.BoolVar(&r.jsonOut, "json", false, "emit JSON output in go vet's shape")
+	fs.BoolVar(&r.jsonOut, "json", false, "emit JSON output in go vet's shape (-format=json)")
+	r.format = formatText
+	fs.Var(formatValue{&r.format}, "format", "output format: text, json (go vet's shape), sarif (SARIF 2.1.0) or github (workflow annotations)")
 	fs.BoolVar(&r.tests, "test", true, "also analyze test files")
 	fs.Int("c", -1, "accepted for compatibility with go vet; context lines are not printed")
 	r.enabled = make(map[*analysis.Analyzer]*triState)
@@ -121,6 +124,9 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 			return nil, ExitClean, false
 		}
 		return nil, r.fail(ExitUsage, "%v (run '%s help' for the flags)", err, r.progname), false
+	}
+	if r.jsonOut {
+		r.format = formatJSON
 	}
 	patterns = fs.Args()
 	if len(patterns) == 0 {
@@ -209,7 +215,7 @@ func (r *runner) analyze(patterns []string) int {
 	if err != nil {
 		return r.fail(ExitFailure, "%v", err)
 	}
-	if r.jsonOut {
+	if r.format == formatJSON {
 		if err := graph.PrintJSON(r.stdout); err != nil {
 			return r.fail(ExitFailure, "%v", err)
 		}
@@ -218,8 +224,15 @@ func (r *runner) analyze(patterns []string) int {
 	for _, f := range failures {
 		fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, f)
 	}
-	if !r.jsonOut {
+	switch r.format {
+	case formatText:
 		printText(r.stdout, findings)
+	case formatGitHub:
+		printGitHub(r.stdout, findings)
+	case formatSARIF:
+		if err := printSARIF(r.stdout, r.selected(), findings); err != nil {
+			return r.fail(ExitFailure, "%v", err)
+		}
 	}
 	if r.afterFix && len(findings) > 0 {
 		fmt.Fprintf(r.stderr, "%s: fixes applied; %d finding(s) above have no suggested fix and remain\n", r.progname, len(findings))
