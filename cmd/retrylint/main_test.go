@@ -706,3 +706,39 @@ func TestGitHubAnnotations(t *testing.T) {
 		t.Errorf("-format=xml: exit %d, stderr %q", bad.code, bad.stderr)
 	}
 }
+
+// TestTagsAndModfile: -tags reaches the build (a finding in a file behind
+// a build constraint appears only with the tag), -modfile too (a missing
+// one is a load error, in one clean line).
+func TestTagsAndModfile(t *testing.T) {
+	dir := fixModule(t)
+	src, err := os.ReadFile(filepath.Join(dir, "fixdemo.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tagged := "//go:build special\n\n" + string(src)
+	if err := os.WriteFile(filepath.Join(dir, "fixdemo.go"), []byte(tagged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "doc.go"), []byte("package fixdemo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runIn(t, dir, binary, "./..."); r.code != 0 || r.stdout != "" {
+		t.Errorf("without the tag: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runIn(t, dir, binary, "-tags=special", "./..."); r.code != 3 || !strings.Contains(r.stdout, "fixdemo.go:18:") {
+		t.Errorf("-tags=special: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	mod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err := os.WriteFile(filepath.Join(dir, "alt.mod"), mod, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runIn(t, dir, binary, "-modfile=alt.mod", "-tags=special", "./..."); r.code != 3 {
+		t.Errorf("-modfile=alt.mod: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r := runIn(t, dir, binary, "-modfile=missing.mod", "./...")
+	if r.code != 1 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "missing.mod") ||
+		strings.Contains(r.stderr, "exit status") || strings.Contains(r.stderr, "stderr:") {
+		t.Errorf("-modfile=missing.mod: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -78,6 +78,8 @@ type runner struct {
 
 	jsonOut  bool
 	format   string // text, json, sarif or github
+	tags     string // -tags, for the build
+	modfile  string // -modfile, for the build
 	tests    bool
 	afterFix bool // the fixes were applied: what is reported is what they did not cover
 	enabled  map[*analysis.Analyzer]*triState
@@ -108,6 +110,8 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	r.format = formatText
 	fs.Var(formatValue{&r.format}, "format", "output format: text, json (go vet's shape), sarif (SARIF 2.1.0) or github (workflow annotations)")
 	fs.BoolVar(&r.tests, "test", true, "also analyze test files")
+	fs.StringVar(&r.tags, "tags", "", "comma-separated build tags, as go build -tags")
+	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod file, as go build -modfile (go.sum beside it)")
 	fs.Int("c", -1, "accepted for compatibility with go vet; context lines are not printed")
 	r.enabled = make(map[*analysis.Analyzer]*triState)
 	for _, a := range r.analyzers {
@@ -200,9 +204,15 @@ func (r *runner) selected() []*analysis.Analyzer {
 // errors, a failed load means the findings may be incomplete.
 func (r *runner) analyze(patterns []string) int {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: r.tests}
+	if r.tags != "" {
+		cfg.BuildFlags = append(cfg.BuildFlags, "-tags="+r.tags)
+	}
+	if r.modfile != "" {
+		cfg.BuildFlags = append(cfg.BuildFlags, "-modfile="+r.modfile)
+	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return r.fail(ExitFailure, "cannot load packages: %v", err)
+		return r.fail(ExitFailure, "cannot load packages: %s", cleanLoadError(err))
 	}
 	if len(pkgs) == 0 {
 		return r.fail(ExitFailure, "no packages match %s", strings.Join(patterns, " "))
@@ -537,4 +547,16 @@ func (t *triState) Set(s string) error {
 		return fmt.Errorf("want true or false, got %q", s)
 	}
 	return nil
+}
+
+// cleanLoadError is a go/packages error as one line: go list's first
+// message, without go/packages' "err: exit status 1: stderr: " wrapping
+// and go's "go: " prefix.
+func cleanLoadError(err error) string {
+	msg := err.Error()
+	if _, after, ok := strings.Cut(msg, "stderr: "); ok {
+		msg = after
+	}
+	msg, _, _ = strings.Cut(strings.TrimSpace(msg), "\n")
+	return strings.TrimPrefix(msg, "go: ")
 }
