@@ -742,3 +742,29 @@ func TestTagsAndModfile(t *testing.T) {
 		t.Errorf("-modfile=missing.mod: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestBaseline: the first run records the findings and exits 0; the next
+// reports nothing; a new finding is reported alone, even on a shifted line.
+func TestBaseline(t *testing.T) {
+	dir := fixModule(t)
+	base := filepath.Join(dir, "retrylint-baseline.json")
+	if r := runIn(t, dir, binary, "-baseline="+base, "./..."); r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "recorded 2 finding(s)") {
+		t.Fatalf("recording: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runIn(t, dir, binary, "-baseline="+base, "./..."); r.code != 0 || r.stdout != "" {
+		t.Fatalf("with the baseline: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "fixdemo.go"))
+	shifted := strings.Replace(string(src), "func A()", "// A moved down a line.\nfunc A()", 1) +
+		"\nfunc C() error { return fmt.Errorf(\"c: %s\", produce()) }\n"
+	if err := os.WriteFile(filepath.Join(dir, "fixdemo.go"), []byte(shifted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runIn(t, dir, binary, "-baseline="+base, "./...")
+	if got := findings(r.stdout); r.code != 3 || len(got) != 1 || !strings.Contains(got[0], "formatted with %s") {
+		t.Fatalf("a new finding: exit %d, findings %q\n%s", r.code, got, r.stderr)
+	}
+	if r := runIn(t, dir, binary, "-json", "-baseline="+base, "./..."); r.code != 2 || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("-json -baseline: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

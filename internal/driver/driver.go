@@ -80,6 +80,7 @@ type runner struct {
 	format   string // text, json, sarif or github
 	tags     string // -tags, for the build
 	modfile  string // -modfile, for the build
+	baseline string // -baseline: findings recorded there are not reported
 	tests    bool
 	afterFix bool // the fixes were applied: what is reported is what they did not cover
 	enabled  map[*analysis.Analyzer]*triState
@@ -111,6 +112,7 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	fs.Var(formatValue{&r.format}, "format", "output format: text, json (go vet's shape), sarif (SARIF 2.1.0) or github (workflow annotations)")
 	fs.BoolVar(&r.tests, "test", true, "also analyze test files")
 	fs.StringVar(&r.tags, "tags", "", "comma-separated build tags, as go build -tags")
+	fs.StringVar(&r.baseline, "baseline", "", "a baseline file: if missing, record the findings there; if present, report only findings it does not hold")
 	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod file, as go build -modfile (go.sum beside it)")
 	fs.Int("c", -1, "accepted for compatibility with go vet; context lines are not printed")
 	r.enabled = make(map[*analysis.Analyzer]*triState)
@@ -131,6 +133,9 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	}
 	if r.jsonOut {
 		r.format = formatJSON
+	}
+	if r.baseline != "" && r.format == formatJSON {
+		return nil, r.fail(ExitUsage, "-baseline does not filter -json output; use -format=text, sarif or github"), false
 	}
 	patterns = fs.Args()
 	if len(patterns) == 0 {
@@ -233,6 +238,22 @@ func (r *runner) analyze(patterns []string) int {
 	findings, failures := collect(graph)
 	for _, f := range failures {
 		fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, f)
+	}
+	if r.baseline != "" {
+		wd, _ := os.Getwd()
+		entries, ok, err := readBaseline(r.baseline)
+		switch {
+		case err != nil:
+			return r.fail(ExitFailure, "%v", err)
+		case !ok:
+			if err := writeBaseline(r.baseline, wd, findings); err != nil {
+				return r.fail(ExitFailure, "baseline: %v", err)
+			}
+			fmt.Fprintf(r.stderr, "%s: recorded %d finding(s) in %s; later runs report only new ones\n", r.progname, len(findings), r.baseline)
+			findings = nil
+		default:
+			findings = newSince(entries, wd, findings)
+		}
 	}
 	switch r.format {
 	case formatText:
