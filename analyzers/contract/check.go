@@ -15,6 +15,10 @@ import (
 // runCheck runs a check's body and turns a panic into an error that names
 // the analyzer and the position it was looking at (*at, which the body
 // keeps current), so that no input crashes a driver.
+// ContractURL is the specification's address; each check's doc URL is its
+// section there.
+const ContractURL = "https://github.com/retrylint/retrylint/blob/main/docs/contract.md"
+
 // CheckResult is what a check leaves for the directives meta check: the
 // suppression directives that silenced one of its diagnostics.
 type CheckResult struct {
@@ -165,7 +169,7 @@ func NewCheck(model *analysis.Analyzer, spec CheckSpec) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:             spec.Name,
 		Doc:              AnalyzerDoc(spec.DocSource),
-		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/" + spec.Name,
+		URL:              ContractURL + "#" + spec.Name,
 		Requires:         []*analysis.Analyzer{model},
 		RunDespiteErrors: true,
 		FactTypes:        spec.FactTypes,

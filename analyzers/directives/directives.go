@@ -24,7 +24,7 @@ func New(model *analysis.Analyzer, checks []*analysis.Analyzer) *analysis.Analyz
 	return &analysis.Analyzer{
 		Name:             Name,
 		Doc:              contract.AnalyzerDoc(docSource),
-		URL:              "https://github.com/retrylint/retrylint/tree/main/analyzers/directives",
+		URL:              contract.ContractURL + "#" + Name,
 		Requires:         append([]*analysis.Analyzer{model}, checks...),
 		RunDespiteErrors: true,
 		Run: func(pass *analysis.Pass) (any, error) {

@@ -1,7 +1,10 @@
 package directives_test
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -24,5 +27,20 @@ func TestCheckNames(t *testing.T) {
 	}
 	if !slices.Equal(names, contract.CheckNames) {
 		t.Fatalf("contract.CheckNames = %v, the suite's checks are %v", contract.CheckNames, names)
+	}
+}
+
+// TestDocURLs: every analyzer's doc URL is a section of docs/contract.md
+// that exists.
+func TestDocURLs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "contract.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range suite.All() {
+		page, anchor, ok := strings.Cut(a.URL, "#")
+		if !ok || page != contract.ContractURL || !strings.Contains(string(doc), `<a id="`+anchor+`"></a>`) {
+			t.Errorf("%s: URL %q is not a section of docs/contract.md", a.Name, a.URL)
+		}
 	}
 }
