@@ -81,6 +81,7 @@ type runner struct {
 	tags     string // -tags, for the build
 	modfile  string // -modfile, for the build
 	baseline string // -baseline: findings recorded there are not reported
+	dir      string // -C: the directory to run in
 	tests    bool
 	afterFix bool // the fixes were applied: what is reported is what they did not cover
 	enabled  map[*analysis.Analyzer]*triState
@@ -111,6 +112,7 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	r.format = formatText
 	fs.Var(formatValue{&r.format}, "format", "output format: text, json (go vet's shape), sarif (SARIF 2.1.0) or github (workflow annotations)")
 	fs.BoolVar(&r.tests, "test", true, "also analyze test files")
+	fs.StringVar(&r.dir, "C", "", "change to this directory before loading (a module below the repository root, as go -C)")
 	fs.StringVar(&r.tags, "tags", "", "comma-separated build tags, as go build -tags")
 	fs.StringVar(&r.baseline, "baseline", "", "a baseline file: if missing, record the findings there; if present, report only findings it does not hold")
 	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod file, as go build -modfile (go.sum beside it)")
@@ -208,6 +210,11 @@ func (r *runner) selected() []*analysis.Analyzer {
 // ExitFailure when anything failed to load, even with findings: like type
 // errors, a failed load means the findings may be incomplete.
 func (r *runner) analyze(patterns []string) int {
+	if r.dir != "" {
+		if err := os.Chdir(r.dir); err != nil {
+			return r.fail(ExitUsage, "-C: %v", err)
+		}
+	}
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: r.tests}
 	if r.tags != "" {
 		cfg.BuildFlags = append(cfg.BuildFlags, "-tags="+r.tags)
