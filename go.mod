@@ -7,6 +7,7 @@ require (
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
 	golang.org/x/tools v0.52.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

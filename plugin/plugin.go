@@ -40,6 +40,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/directives"
 	"github.com/retrylint/retrylint/analyzers/suite"
+	"github.com/retrylint/retrylint/internal/config"
 )
 
 // Name is the linter's name in golangci-lint, and the name //nolint takes.
@@ -82,6 +83,20 @@ func New(raw any) (register.LinterPlugin, error) {
 func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 	cfg := contract.DefaultConfig()
 	cfg.Nolint = false // golangci-lint applies //nolint, and nolintlint must see what it covers
+	model := contract.New(cfg)
+	checks := suite.Checks(model)
+	// .retrylint.yaml first, from the directory golangci-lint runs in; the
+	// plugin's settings override it.
+	all := append([]*analysis.Analyzer{model, suite.Meta(model, checks)}, checks...)
+	fileArgs, path, err := config.ArgsFor(".", all)
+	if err != nil {
+		return nil, err
+	}
+	disable, err := config.Apply(fileArgs, all)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s.Disable = append(disable, s.Disable...)
 	for _, opt := range []struct{ name, value string }{
 		{contract.FlagCarrierMethod, s.CarrierMethod},
 		{contract.FlagDLQPattern, s.DLQPattern},
@@ -96,8 +111,6 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 			return nil, err
 		}
 	}
-	model := contract.New(cfg)
-	checks := suite.Checks(model)
 	byName := make(map[string]*analysis.Analyzer)
 	var names []string
 	for _, a := range checks {

@@ -1,6 +1,7 @@
 package plugin_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,4 +89,45 @@ func TestNolintIsLeftToGolangci(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.Run(t, testdata, flatten, "nolintplugin")
+}
+
+// TestConfigFileUnderSettings: the plugin reads .retrylint.yaml from the
+// directory golangci-lint runs in, and its own settings override it.
+func TestConfigFileUnderSettings(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("disable: [retryflatten]\nbarenak:\n  strict: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	strict := func(analyzers []*analysis.Analyzer) (string, bool) {
+		flatten := false
+		value := ""
+		for _, a := range analyzers {
+			flatten = flatten || a.Name == "retryflatten"
+			if a.Name == "barenak" {
+				value = a.Flags.Lookup("strict").Value.String()
+			}
+		}
+		return value, flatten
+	}
+	fromFile, err := plugin.Settings{}.Analyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, flatten := strict(fromFile); v != "true" || flatten {
+		t.Errorf("from the file: barenak.strict=%s, retryflatten built %v", v, flatten)
+	}
+	overridden, err := plugin.Settings{Checks: map[string]map[string]any{"barenak": {"strict": false}}}.Analyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := strict(overridden); v != "false" {
+		t.Errorf("settings over the file: barenak.strict=%s", v)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("bogus: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (plugin.Settings{}).Analyzers(); err == nil || !strings.Contains(err.Error(), `.retrylint.yaml:1: unknown key "bogus"`) {
+		t.Errorf("bad file: %v", err)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/poisonack"
 	"github.com/retrylint/retrylint/analyzers/retryflatten"
 	"github.com/retrylint/retrylint/analyzers/termbeforedlq"
+	"github.com/retrylint/retrylint/internal/config"
 )
 
 // Checks returns the checks built on model, a contract analyzer carrying
@@ -52,6 +53,21 @@ func Meta(model *analysis.Analyzer, checks []*analysis.Analyzer) *analysis.Analy
 func All() []*analysis.Analyzer {
 	checks := Default()
 	return append(checks, Meta(contract.Analyzer, checks))
+}
+
+// Configure applies the configuration file found from dir
+// (.retrylint.yaml, in dir or a directory above it) to the package-level
+// analyzers, for drivers that take no command line: the gopls build. It
+// returns the file's path ("" when there is none) and the analyzers the
+// file disables. An error names the file and line.
+func Configure(dir string) (path string, disabled []string, err error) {
+	roots := Roots()
+	args, path, err := config.ArgsFor(dir, roots)
+	if err != nil || path == "" {
+		return path, nil, err
+	}
+	disabled, err = config.Apply(args, roots)
+	return path, disabled, err
 }
 
 // Roots returns the analyzers a command line driver runs: the contract

@@ -768,3 +768,46 @@ func TestBaseline(t *testing.T) {
 		t.Errorf("-json -baseline: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestConfigFile: .retrylint.yaml, found from the directory the run works
+// in, reaches the command line and go vet -vettool alike (the same
+// findings); command-line flags win; -config names another file; a bad
+// file is one line with its file and line, and exit 2.
+func TestConfigFile(t *testing.T) {
+	dir := fixModule(t)
+	cfg := filepath.Join(dir, ".retrylint.yaml")
+	if err := os.WriteFile(cfg, []byte("disable: [retryflatten]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runIn(t, dir, binary, "./..."); r.code != 0 || r.stdout != "" {
+		t.Errorf("disabled by the file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runIn(t, dir, "go", "vet", "-vettool="+binary, "./..."); r.code != 0 || strings.Contains(r.stderr, "retryable") {
+		t.Errorf("go vet, disabled by the file: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := runIn(t, dir, binary, "-retryflatten", "./..."); r.code != 3 || len(findings(r.stdout)) != 2 {
+		t.Errorf("the command line wins: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	other := filepath.Join(t.TempDir(), "other.yaml")
+	if err := os.WriteFile(other, []byte("barenak:\n  strict: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runIn(t, dir, binary, "-config", other, "./...")
+	if r.code != 3 || len(findings(r.stdout)) != 2 {
+		t.Errorf("-config names another file: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if err := os.WriteFile(cfg, []byte("retryflatten: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vet := runIn(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	if got, want := findings(vet.stderr), findings(runIn(t, dir, binary, "./...").stdout); !slices.Equal(got, want) || len(want) != 2 {
+		t.Errorf("go vet after the file changed: %q, the command line %q", got, want)
+	}
+	if err := os.WriteFile(cfg, []byte("barenak:\n  strikt: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runIn(t, dir, binary, "./...")
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, cfg+`:2: barenak has no option "strikt"`) {
+		t.Errorf("bad file: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

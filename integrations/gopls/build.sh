@@ -20,12 +20,25 @@ cd "$work/gopls"
 cat > internal/settings/retrylint.go <<'GO'
 package settings
 
-import "github.com/retrylint/retrylint/analyzers/suite"
+import (
+	"log"
+	"slices"
 
-// Registers retrylint's checks (default-enabled, warnings, quick fixes).
+	"github.com/retrylint/retrylint/analyzers/suite"
+)
+
+// Registers retrylint's checks (default-enabled, warnings, quick fixes),
+// configured by the .retrylint.yaml found from the directory gopls starts
+// in; a bad file stops gopls with one line naming the file and line.
 func init() {
+	_, disabled, err := suite.Configure(".")
+	if err != nil {
+		log.Fatalf("retrylint: config: %v", err)
+	}
 	for _, a := range suite.All() {
-		AllAnalyzers = append(AllAnalyzers, &Analyzer{analyzer: a})
+		if !slices.Contains(disabled, a.Name) {
+			AllAnalyzers = append(AllAnalyzers, &Analyzer{analyzer: a})
+		}
 	}
 }
 GO

@@ -38,6 +38,10 @@ func Main(progname string, args []string, analyzers []*analysis.Analyzer, stdout
 	if asked, full := versionRequest(args); asked {
 		return printVersion(stdout, progname, full)
 	}
+	args, status, ok := withConfig(progname, args, analyzers, stderr)
+	if !ok {
+		return status
+	}
 	if wantsFix(args) && os.Getenv(handoverEnv) == "" && !vetUnit(args) {
 		return fixThenReport(progname, args, analyzers, stdout, stderr)
 	}

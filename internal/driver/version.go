@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/retrylint/retrylint/internal/config"
 )
 
 // Version returns the version of the running binary: the module version
@@ -46,8 +48,9 @@ func versionOf(bi *debug.BuildInfo) string {
 }
 
 // printVersion answers -version, 'version', and the go vet protocol's -V
-// and -V=full. For -V=full the line ends with a hash of the executable, as
-// go vet needs to key its cache on the tool's build.
+// and -V=full. For -V=full the line ends with a hash of the executable and
+// of the configuration file the run would read: go vet keys its cache on
+// that line, so a changed .retrylint.yaml is not answered from the cache.
 func printVersion(w io.Writer, progname string, full bool) int {
 	if !full {
 		fmt.Fprintf(w, "%s version %s\n", progname, Version())
@@ -63,7 +66,15 @@ func printVersion(w io.Writer, progname string, full bool) int {
 		fmt.Fprintf(w, "%s version %s\n", progname, Version())
 		return ExitClean
 	}
-	fmt.Fprintf(w, "%s version %s buildID=%02x\n", progname, Version(), sha256.Sum256(data))
+	h := sha256.New()
+	h.Write(data)
+	if p := config.Find("."); p != "" {
+		if cfg, err := os.ReadFile(p); err == nil {
+			h.Write([]byte(p))
+			h.Write(cfg)
+		}
+	}
+	fmt.Fprintf(w, "%s version %s buildID=%02x\n", progname, Version(), h.Sum(nil))
 	return ExitClean
 }
 

@@ -1,0 +1,227 @@
+// Package config reads .retrylint.yaml, the one configuration file every
+// driver shares: the command line, go vet -vettool and the golangci-lint
+// plugin (whose own settings override it).
+//
+// The file's top-level keys are analyzer names, each holding that
+// analyzer's options under the command line's flag names, plus disable,
+// a list of checks not to run:
+//
+//	retrycontract:
+//	  dlq-funcs: [example.com/bus.Sink.Park]
+//	  dlq-pattern: "(?i)(dlq|parking)"
+//	barenak:
+//	  strict: true
+//	disable: [poisonack]
+//
+// A file is turned into command-line arguments (-retrycontract.dlq-funcs=...,
+// -barenak.strict=true, -poisonack=false) that go before the user's own,
+// so that flags given on the command line win. Every error names the
+// file and line: an unknown analyzer or option, a value of the wrong kind,
+// a value the option refuses.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"gopkg.in/yaml.v3"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// FileName is the configuration file's name.
+const FileName = ".retrylint.yaml"
+
+// Find returns the configuration file for dir: dir's own, or the nearest
+// in a directory above it. It returns "" when there is none.
+func Find(dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		p := filepath.Join(dir, FileName)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Args reads the file at path and returns it as command-line arguments
+// for analyzers. A missing file is an error.
+func Args(path string, analyzers []*analysis.Analyzer) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parse(path, data, analyzers)
+}
+
+// ArgsFor finds the configuration file for dir (see Find) and returns it as
+// arguments, with the file's path; none when there is no file.
+func ArgsFor(dir string, analyzers []*analysis.Analyzer) (args []string, path string, err error) {
+	path = Find(dir)
+	if path == "" {
+		return nil, "", nil
+	}
+	args, err = Args(path, analyzers)
+	return args, path, err
+}
+
+func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil // empty file
+	}
+	root := doc.Content[0]
+	at := func(n *yaml.Node, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", path, n.Line, fmt.Sprintf(format, args...))
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, at(root, "want a mapping of analyzer names to options")
+	}
+	byName := make(map[string]*analysis.Analyzer)
+	var names []string
+	for _, a := range analyzers {
+		byName[a.Name] = a
+		names = append(names, a.Name)
+	}
+	var args []string
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, value := root.Content[i], root.Content[i+1]
+		if key.Value == "disable" {
+			var list []string
+			if err := value.Decode(&list); err != nil {
+				return nil, at(value, "disable: want a list of analyzer names")
+			}
+			for j, name := range list {
+				if byName[name] == nil {
+					return nil, at(value.Content[j], "disable: no analyzer named %q (analyzers: %s)", name, strings.Join(names, ", "))
+				}
+				args = append(args, "-"+name+"=false")
+			}
+			continue
+		}
+		a := byName[key.Value]
+		if a == nil {
+			return nil, at(key, "unknown key %q: want an analyzer name (%s) or disable", key.Value, strings.Join(names, ", "))
+		}
+		if value.Kind != yaml.MappingNode {
+			return nil, at(value, "%s: want a mapping of option names to values", a.Name)
+		}
+		for j := 0; j+1 < len(value.Content); j += 2 {
+			opt, v := value.Content[j], value.Content[j+1]
+			f := a.Flags.Lookup(opt.Value)
+			if f == nil {
+				return nil, at(opt, "%s has no option %q (options: %s)", a.Name, opt.Value, strings.Join(options(a), ", "))
+			}
+			text, err := scalar(v)
+			if err != nil {
+				return nil, at(v, "%s.%s: %v", a.Name, opt.Value, err)
+			}
+			if err := check(a, f, text); err != nil {
+				return nil, at(v, "%s.%s: %v", a.Name, opt.Value, err)
+			}
+			args = append(args, "-"+a.Name+"."+opt.Value+"="+text)
+		}
+	}
+	return args, nil
+}
+
+// scalar returns a value as flag text: a scalar as written, a list of
+// scalars joined by commas.
+func scalar(v *yaml.Node) (string, error) {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		return v.Value, nil
+	case yaml.SequenceNode:
+		var parts []string
+		for _, e := range v.Content {
+			if e.Kind != yaml.ScalarNode {
+				return "", errors.New("want a list of values")
+			}
+			parts = append(parts, e.Value)
+		}
+		return strings.Join(parts, ","), nil
+	}
+	return "", errors.New("want a value or a list of values")
+}
+
+// check validates text for the flag without setting it: the contract
+// model's options on a fresh configuration, other options by their kind.
+// A bad value is then reported with the file's line.
+func check(a *analysis.Analyzer, f *flag.Flag, text string) error {
+	if a.Name == contract.Name {
+		return contract.DefaultConfig().SetOption(f.Name, text)
+	}
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	fs.SetOutput(nopWriter{})
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		fs.Bool(f.Name, false, "")
+	} else if g, ok := f.Value.(flag.Getter); ok {
+		switch g.Get().(type) {
+		case int:
+			fs.Int(f.Name, 0, "")
+		case float64:
+			fs.Float64(f.Name, 0, "")
+		default:
+			return nil // the command line's parse reports it
+		}
+	} else {
+		return nil
+	}
+	return fs.Set(f.Name, text)
+}
+
+type nopWriter struct{}
+
+func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+func options(a *analysis.Analyzer) []string {
+	var out []string
+	a.Flags.VisitAll(func(f *flag.Flag) { out = append(out, f.Name) })
+	slices.Sort(out)
+	return out
+}
+
+// Apply sets the options args (as Args returns them) name on analyzers,
+// and returns the analyzers args disable. It is for drivers that take no
+// command line: the golangci-lint plugin and the gopls build.
+func Apply(args []string, analyzers []*analysis.Analyzer) (disabled []string, err error) {
+	byName := make(map[string]*analysis.Analyzer)
+	for _, a := range analyzers {
+		byName[a.Name] = a
+	}
+	for _, arg := range args {
+		key, value, _ := strings.Cut(strings.TrimPrefix(arg, "-"), "=")
+		name, opt, isOption := strings.Cut(key, ".")
+		a := byName[name]
+		switch {
+		case a == nil:
+			return disabled, fmt.Errorf("no analyzer %q", name)
+		case !isOption:
+			if value == "false" {
+				disabled = append(disabled, name)
+			}
+		default:
+			if err := a.Flags.Set(opt, value); err != nil {
+				return disabled, fmt.Errorf("%s.%s: %w", name, opt, err)
+			}
+		}
+	}
+	return disabled, nil
+}

@@ -1,0 +1,88 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retrylint/retrylint/analyzers/suite"
+	"github.com/retrylint/retrylint/internal/config"
+)
+
+func write(t *testing.T, dir, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, config.FileName)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestArgs(t *testing.T) {
+	p := write(t, t.TempDir(), `
+retrycontract:
+  dlq-funcs: [example.com/bus.Sink.Park, example.com/bus.Park]
+  dlq-pattern: "(?i)(dlq|parking)"
+barenak:
+  strict: true
+disable: [poisonack, retrylint]
+`)
+	args, err := config.Args(p, suite.Roots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"-retrycontract.dlq-funcs=example.com/bus.Sink.Park,example.com/bus.Park",
+		"-retrycontract.dlq-pattern=(?i)(dlq|parking)",
+		"-barenak.strict=true",
+		"-poisonack=false",
+		"-retrylint=false",
+	}
+	if !slices.Equal(args, want) {
+		t.Fatalf("Args =\n%q\nwant\n%q", args, want)
+	}
+}
+
+// TestBadFiles: each kind of bad file is an error naming the file and line.
+func TestBadFiles(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"bogus: 1\n", `:1: unknown key "bogus"`},
+		{"barenak:\n  strikt: true\n", `:2: barenak has no option "strikt" (options: strict)`},
+		{"barenak:\n  strict: maybe\n", `:2: barenak.strict: `},
+		{"retrycontract:\n  dlq-pattern: \"([\"\n", `:2: retrycontract.dlq-pattern: `},
+		{"retrycontract:\n  dlq-funcs: [notaname]\n", `:2: retrycontract.dlq-funcs: `},
+		{"disable: [barenek]\n", `:1: disable: no analyzer named "barenek"`},
+		{"barenak: true\n", `:1: barenak: want a mapping`},
+		{"- a\n- b\n", `:1: want a mapping`},
+		{"barenak: [\n", `yaml:`},
+	} {
+		p := write(t, t.TempDir(), tc.text)
+		_, err := config.Args(p, suite.Roots())
+		if err == nil || !strings.HasPrefix(err.Error(), p) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %s%s", tc.text, err, p, tc.want)
+		}
+	}
+}
+
+// TestFind: the file in the directory or the nearest above it.
+func TestFind(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "services", "orders")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := config.Find(sub); got != "" && !strings.HasPrefix(got, root) {
+		// A file above the temporary directory is the machine's, not ours.
+		t.Logf("found %s outside the test tree", got)
+	}
+	p := write(t, root, "barenak:\n  strict: true\n")
+	if got := config.Find(sub); got != p {
+		t.Fatalf("Find(%s) = %q, want %q", sub, got, p)
+	}
+	q := write(t, sub, "disable: [barenak]\n")
+	if got := config.Find(sub); got != q {
+		t.Fatalf("Find(%s) = %q, want the nearer %q", sub, got, q)
+	}
+}

@@ -1,0 +1,74 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/internal/config"
+)
+
+// withConfig puts the options of the configuration file (-config PATH, or
+// .retrylint.yaml found from the directory the run works in, see
+// config.Find) before args, so that the command line's own flags win. The
+// go vet protocol's questions (-flags, -V) get args as they are. A bad
+// file is one line on stderr and ExitUsage.
+func withConfig(progname string, args []string, analyzers []*analysis.Analyzer, stderr io.Writer) ([]string, int, bool) {
+	for _, a := range args {
+		if name := flagName(a); name == "flags" || name == "V" {
+			return args, 0, true
+		}
+	}
+	path, dir := "", "."
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		switch name {
+		case "config", "C":
+			if !hasValue {
+				if i+1 == len(args) {
+					fmt.Fprintf(stderr, "%s: flag needs an argument: -%s\n", progname, name)
+					return nil, ExitUsage, false
+				}
+				i++
+				value = args[i]
+			}
+			if name == "config" {
+				path = value
+				continue // the driver has no -config flag of its own
+			}
+			dir = value
+			rest = append(rest, "-C="+value)
+			continue
+		}
+		rest = append(rest, a)
+	}
+	if path == "" {
+		path = config.Find(dir)
+		if path == "" {
+			return rest, 0, true
+		}
+	}
+	extra, err := config.Args(path, analyzers)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: config: %v\n", progname, err)
+		return nil, ExitUsage, false
+	}
+	return append(extra, rest...), 0, true
+}
+
+// flagName returns the name of a flag argument, or "".
+func flagName(a string) string {
+	if !strings.HasPrefix(a, "-") {
+		return ""
+	}
+	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	return name
+}
