@@ -557,8 +557,7 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 		params, ack, payload := m.handlerParamsOf(fn)
 		for _, i := range params {
 			if i < len(call.Args) {
-				m.markHandler(call.Args[i], calleeName(call.Fun), ack, payload, 0)
-				m.foreignHandler(call.Args[i], call, calleeName(call.Fun), ack)
+				m.markHandler(call.Args[i], call, calleeName(call.Fun), ack, payload, 0)
 			}
 		}
 	}
@@ -568,7 +567,7 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 // the argument is a call of middleware (a function that returns a closure
 // calling its handler parameter and returning its result), the handler
 // the middleware wraps.
-func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload []int, depth int) {
+func (m *Model) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack token.Pos, payload []int, depth int) {
 	if depth > maxDepth {
 		return
 	}
@@ -576,7 +575,7 @@ func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload 
 		if fn := StaticCallee(m.info, call); fn != nil {
 			for _, j := range m.middlewareParams(fn) {
 				if j < len(call.Args) {
-					m.markHandler(call.Args[j], caller, ack, payload, depth+1)
+					m.markHandler(call.Args[j], at, caller, ack, payload, depth+1)
 				}
 			}
 		}
@@ -584,10 +583,11 @@ func (m *Model) markHandler(arg ast.Expr, caller string, ack token.Pos, payload 
 	}
 	if values, ok := m.routeValues(arg); ok {
 		for _, v := range values {
-			m.markHandler(v, caller, ack, payload, depth+1)
+			m.markHandler(v, at, caller, ack, payload, depth+1)
 		}
 		return
 	}
+	m.foreignHandler(arg, at, caller, ack) // a function of another package
 	body, ft := m.handlerBody(arg)
 	if body == nil || m.handlers[body] != nil {
 		return
@@ -624,6 +624,8 @@ func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
 				container = a.X
 			}
 		}
+	case *ast.SelectorExpr:
+		return m.routeFields(a)
 	case *ast.Ident:
 		v, ok := m.info.Uses[a].(*types.Var)
 		if !ok {
@@ -661,6 +663,43 @@ func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
 	for _, s := range m.defs().stores[routes] {
 		if !s.viaCall {
 			out = append(out, s.rhs) // routes["orders.created"] = s.handleCreated
+		}
+	}
+	return out, true
+}
+
+// routeFields returns the values a field of route structs may hold, for a
+// selector r.Handler where r ranges over a table of struct literals:
+//
+//	routes := []Route{{Durable: "quotes", Handler: quotes.Handle}, ...}
+//	for _, r := range routes { b.Dispatch(ctx, msg, r.Handler) }
+func (m *Model) routeFields(sel *ast.SelectorExpr) ([]ast.Expr, bool) {
+	s := m.info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal || len(s.Index()) != 1 {
+		return nil, false
+	}
+	field := s.Obj()
+	elems, ok := m.routeValues(sel.X)
+	if !ok {
+		return nil, false
+	}
+	var out []ast.Expr
+	for _, e := range elems {
+		if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = u.X // &Route{...}
+		}
+		lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		for i, elt := range lit.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if key, ok := kv.Key.(*ast.Ident); ok && m.info.Uses[key] == field {
+					out = append(out, kv.Value)
+				}
+			} else if i == s.Index()[0] {
+				out = append(out, elt)
+			}
 		}
 	}
 	return out, true

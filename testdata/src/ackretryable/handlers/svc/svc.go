@@ -220,6 +220,48 @@ func (s *Service) RegisterRoutes(c jetstream.Consumer) {
 	_, _ = bus.Subscribe(c, byName["orders.looked-up"])
 }
 
+// Handlers in a table of route structs, subscribed in a loop by their
+// field, one of them through middleware.
+type route struct {
+	durable string
+	handle  bus.Handler
+}
+
+func (s *Service) handleTable(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) handleTableWrapped(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // want `returning nil makes bus.Subscribe Ack the message`
+	}
+	return nil
+}
+
+func (s *Service) handleTableUnused(ctx context.Context, msg jetstream.Msg) error {
+	if err := s.reserve(ctx, msg.Data()); err != nil {
+		return nil // a route's other field: never subscribed
+	}
+	return nil
+}
+
+func (s *Service) RegisterTable(c jetstream.Consumer) {
+	routes := []route{
+		{durable: "table", handle: s.handleTable},
+		{durable: "wrapped", handle: bus.Logging(s.handleTableWrapped)},
+	}
+	for _, r := range routes {
+		_, _ = bus.Subscribe(c, r.handle)
+	}
+	other := []struct{ name, audit bus.Handler }{{audit: s.handleTableUnused}}
+	for _, r := range other {
+		_, _ = bus.Subscribe(c, r.name)
+	}
+}
+
 // A generic decoding router: the handler receives the decoded value.
 type Placed struct{ SKU string }
 
