@@ -2,7 +2,6 @@ package bus_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -380,41 +379,30 @@ func readServerWord(ctx context.Context, js jetstream.JetStream, store *dlq.Stor
 	if err != nil {
 		return w, err
 	}
-	ainfo, err := adv.Info(ctx)
+	advs, err := streamMsgs(ctx, adv)
 	if err != nil {
 		return w, err
 	}
-	for seq := ainfo.State.FirstSeq; seq > 0 && seq <= ainfo.State.LastSeq; seq++ {
-		m, err := adv.GetMsg(ctx, seq)
+	for _, m := range advs {
+		seq, ok, err := terminatedSeq(m)
 		if err != nil {
-			return w, fmt.Errorf("advisory %d: %w", seq, err)
-		}
-		if !strings.HasPrefix(m.Subject, terminatedPrefix+".") {
-			continue
-		}
-		var a struct {
-			StreamSeq uint64 `json:"stream_seq"`
-		}
-		if err := json.Unmarshal(m.Data, &a); err != nil {
 			return w, err
 		}
-		w.terminated[a.StreamSeq]++
-	}
-	orders, err := js.Stream(ctx, "ORDERS")
-	if err != nil {
-		return w, err
-	}
-	info, err := orders.Info(ctx)
-	if err != nil {
-		return w, err
-	}
-	w.msgs = info.State.Msgs
-	for seq := info.State.FirstSeq; seq > 0 && seq <= info.State.LastSeq; seq++ {
-		m, err := orders.GetMsg(ctx, seq)
-		if err != nil {
-			return w, fmt.Errorf("message %d: %w", seq, err)
+		if ok {
+			w.terminated[seq]++
 		}
-		w.termByID[idOf(m.Subject)] += w.terminated[seq]
+	}
+	st, err := js.Stream(ctx, "ORDERS")
+	if err != nil {
+		return w, err
+	}
+	orders, err := streamMsgs(ctx, st)
+	if err != nil {
+		return w, err
+	}
+	w.msgs = uint64(len(orders))
+	for _, m := range orders {
+		w.termByID[idOf(m.Subject)] += w.terminated[m.Sequence]
 	}
 	return w, nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -286,33 +287,57 @@ func (e *env) captureAdvisories() *advisories {
 	return &advisories{t: e.t, st: st}
 }
 
-// seqs returns the stream sequences of ORDERS messages the server reported
-// under the advisory subject prefix, in the order reported.
-func (a *advisories) seqs(prefix string) []uint64 {
+// terminated returns the stream sequences the server reports terminated.
+func (a *advisories) terminated() []uint64 {
 	a.t.Helper()
-	info, err := a.st.Info(a.t.Context())
+	msgs, err := streamMsgs(a.t.Context(), a.st)
 	if err != nil {
 		a.t.Fatal(err)
 	}
 	var out []uint64
-	for seq := info.State.FirstSeq; seq > 0 && seq <= info.State.LastSeq; seq++ {
-		m, err := a.st.GetMsg(a.t.Context(), seq)
+	for _, m := range msgs {
+		seq, ok, err := terminatedSeq(m)
 		if err != nil {
-			a.t.Fatalf("advisory %d: %v", seq, err)
+			a.t.Fatal(err)
 		}
-		if !strings.HasPrefix(m.Subject, prefix+".") {
-			continue
+		if ok {
+			out = append(out, seq)
 		}
-		var adv struct {
-			StreamSeq uint64 `json:"stream_seq"`
-		}
-		if err := json.Unmarshal(m.Data, &adv); err != nil {
-			a.t.Fatalf("advisory %d: %v", seq, err)
-		}
-		out = append(out, adv.StreamSeq)
 	}
 	return out
 }
 
-// terminated returns the stream sequences the server reports terminated.
-func (a *advisories) terminated() []uint64 { return a.seqs(terminatedPrefix) }
+// terminatedSeq reads a MSG_TERMINATED advisory: the stream sequence of
+// the message the server terminated. ok is false for other advisories.
+func terminatedSeq(m *jetstream.RawStreamMsg) (seq uint64, ok bool, err error) {
+	if !strings.HasPrefix(m.Subject, terminatedPrefix+".") {
+		return 0, false, nil
+	}
+	var adv struct {
+		StreamSeq uint64 `json:"stream_seq"`
+	}
+	if err := json.Unmarshal(m.Data, &adv); err != nil {
+		return 0, false, fmt.Errorf("advisory %d: %w", m.Sequence, err)
+	}
+	return adv.StreamSeq, true, nil
+}
+
+// streamMsgs reads every message a stream holds, by sequence.
+func streamMsgs(ctx context.Context, st jetstream.Stream) ([]*jetstream.RawStreamMsg, error) {
+	info, err := st.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*jetstream.RawStreamMsg
+	for seq := info.State.FirstSeq; seq > 0 && seq <= info.State.LastSeq; seq++ {
+		m, err := st.GetMsg(ctx, seq)
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			continue // deleted
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s message %d: %w", info.Config.Name, seq, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
