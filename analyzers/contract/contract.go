@@ -82,6 +82,7 @@ type Model struct {
 	termBodies                                    []*ast.BlockStmt     // bodies that hold a Term, each with its CFG built
 	vocab                                         *vocabulary
 	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
+	mayHandle                                     bool // some function could be a handler registered elsewhere
 
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
@@ -161,6 +162,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	m.vocab = newVocabulary(cfg, m.syntax, importsCarrier(pass))
 	m.gate(decls)
+	m.mayHandle = slices.ContainsFunc(decls, m.isHandlerCandidate)
 	m.inferProducers(decls)
 	if m.mayWriteDLQ {
 		m.inferDLQWriters(decls)

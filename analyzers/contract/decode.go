@@ -33,7 +33,7 @@ var readerFuncs = [][2]string{
 
 // AsDecode recognizes a decode of a message's payload.
 func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) {
-	if m.info == nil || !m.maySettle && len(m.handlers) == 0 {
+	if m.info == nil || !m.maySettle && len(m.handlers) == 0 && !m.mayHandle {
 		return Decode{}, false
 	}
 	name := CalleeName(call)

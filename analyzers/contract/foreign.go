@@ -132,16 +132,44 @@ func (m *Model) foreignHandler(arg ast.Expr, call *ast.CallExpr, caller string, 
 		obj = m.info.Uses[e]
 	}
 	fn, ok := obj.(*types.Func)
-	if !ok || fn.Pkg() == m.pkg {
+	if !ok || fn.Pkg() == m.pkg || fn.Pkg() == nil {
 		return
 	}
-	f := m.imported.candidates[fn.Origin()]
-	if f == nil {
-		return
-	}
+	// Every registration is kept: checks other than ackretryable read
+	// facts of their own about the handler (poisonack's decode failures).
 	h := ForeignHandler{Fn: fn.Origin(), Call: call, Caller: caller, Ack: ack}
-	for _, r := range f.Returns {
-		h.Returns = append(h.Returns, ForeignReturn{Pos: m.siteIn(fn.Origin(), r.Line, r.Col), Err: r.Err, Producer: r.Producer})
+	if f := m.imported.candidates[fn.Origin()]; f != nil {
+		for _, r := range f.Returns {
+			h.Returns = append(h.Returns, ForeignReturn{Pos: m.siteIn(fn.Origin(), r.Line, r.Col), Err: r.Err, Producer: r.Producer})
+		}
 	}
 	m.foreign = append(m.foreign, h)
+}
+
+// HandlerCandidates returns the function declarations of the package that
+// could be handlers registered elsewhere (a message parameter, an error
+// result) and are not known to be handlers here, in source order.
+func (m *Model) HandlerCandidates() []*ast.FuncDecl {
+	var out []*ast.FuncDecl
+	for _, d := range m.decls {
+		if m.handlers[d.Body] == nil && m.isHandlerCandidate(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Site returns where a position recorded relative to fn's declaration
+// (line offset, column) lies, in fn's file: how facts place a site in
+// another package.
+func (m *Model) Site(fn *types.Func, line, col int) token.Pos { return m.siteIn(fn, line, col) }
+
+// Offset returns pos relative to fn's declaration (line offset, column),
+// as Site reads it; ok is false when pos is not in fn's file after it.
+func (m *Model) Offset(fn *types.Func, pos token.Pos) (line, col int, ok bool) {
+	decl, at := m.fset.Position(fn.Pos()), m.fset.Position(pos)
+	if at.Filename != decl.Filename || at.Line < decl.Line {
+		return 0, 0, false
+	}
+	return at.Line - decl.Line, at.Column, true
 }

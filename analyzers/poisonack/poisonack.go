@@ -24,6 +24,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 	return contract.NewCheck(model, contract.CheckSpec{
 		Name:      Name,
 		DocSource: docSource,
+		FactTypes: []analysis.Fact{new(DecodeDropFact)},
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 			c := &checker{pass: pass, m: m, at: at}
 			c.run()
@@ -71,23 +72,123 @@ func (c *checker) run() {
 		*c.at = body.Pos()
 		c.checkBody(body)
 	}
+	c.exportDecodeDrops()
+	c.checkForeignHandlers()
 }
 
-// checkBody finds the decode-failure branches of body (if statements that
-// test a decode's error) and judges the settlements in them.
-func (c *checker) checkBody(body *ast.BlockStmt) {
-	handler := c.m.HandlerOf(body)
+// DecodeDropFact marks a function that returns nil on a payload decode's
+// failure: a defect if it is a handler whose nil result its caller Acks.
+// The package that declares the function cannot know it is one; the
+// package that registers it with such a bus reports the returns.
+type DecodeDropFact struct {
+	Returns []DecodeDrop
+}
+
+// DecodeDrop is one such return and its decode, placed relative to the
+// function's declaration (contract.Model.Site).
+type DecodeDrop struct {
+	Line, Col             int
+	Decode                string
+	DecodeLine, DecodeCol int
+}
+
+func (*DecodeDropFact) AFact() {}
+func (*DecodeDropFact) String() string {
+	return "drops an undecodable payload if a caller acks on nil"
+}
+
+// exportDecodeDrops exports a DecodeDropFact for each function of the
+// package that could be a handler registered elsewhere.
+func (c *checker) exportDecodeDrops() {
+	for _, d := range c.m.HandlerCandidates() {
+		fn, ok := c.pass.TypesInfo.Defs[d.Name].(*types.Func)
+		if !ok {
+			continue
+		}
+		*c.at = d.Pos()
+		var f DecodeDropFact
+		c.decodeFailures(d.Body, func(dec contract.Decode, branch *ast.BlockStmt) {
+			if c.branchWrites(branch) {
+				return
+			}
+			dl, dc, ok := c.m.Offset(fn, dec.Call.Pos())
+			if !ok {
+				return
+			}
+			for _, ret := range c.m.NilReturns(branch) {
+				if l, col, ok := c.m.Offset(fn, ret.Pos()); ok {
+					f.Returns = append(f.Returns, DecodeDrop{Line: l, Col: col, Decode: dec.Name, DecodeLine: dl, DecodeCol: dc})
+				}
+			}
+		})
+		if len(f.Returns) > 0 {
+			c.pass.ExportObjectFact(fn, &f)
+		}
+	}
+}
+
+// checkForeignHandlers reports the decode-failure returns of handlers
+// declared in another package and registered here with a bus that Acks
+// when they return nil.
+func (c *checker) checkForeignHandlers() {
+	for _, fh := range c.m.ForeignHandlers() {
+		var f DecodeDropFact
+		if !c.pass.ImportObjectFact(fh.Fn, &f) {
+			continue
+		}
+		*c.at = fh.Call.Pos()
+		for _, r := range f.Returns {
+			pos := c.m.Site(fh.Fn, r.Line, r.Col)
+			d := analysis.Diagnostic{
+				Pos: pos, End: pos,
+				Message: fmt.Sprintf("returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
+					"return the decode error (or dead-letter it and check the write)", r.Decode, fh.Caller),
+				Related: []analysis.RelatedInformation{
+					{Pos: c.m.Site(fh.Fn, r.DecodeLine, r.DecodeCol), Message: "the decode"},
+					{Pos: fh.Call.Pos(), End: fh.Call.End(), Message: "registered as a handler here"},
+				},
+			}
+			if fh.Ack.IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: fh.Ack, Message: fh.Caller + " Acks the message here"})
+			}
+			c.m.Report(c.pass, d)
+		}
+	}
+}
+
+// decodeFailures calls f for each decode-failure branch of body, outside
+// function literals.
+func (c *checker) decodeFailures(body *ast.BlockStmt, f func(contract.Decode, *ast.BlockStmt)) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
 			if dec, branch, ok := c.decodeFailure(n); ok {
-				c.judge(dec, branch, handler)
-				c.judgeDeferred(dec, branch, body)
+				f(dec, branch)
 			}
 		}
 		return true
+	})
+}
+
+// branchWrites reports whether a branch writes the DLQ (outside function
+// literals).
+func (c *checker) branchWrites(branch *ast.BlockStmt) bool {
+	wrote := false
+	inspectCalls(branch, func(call *ast.CallExpr) {
+		wrote = wrote || c.m.IsDLQWrite(call)
+	})
+	return wrote
+}
+
+// checkBody finds the decode-failure branches of body (if statements that
+// test a decode's error) and judges the settlements in them.
+func (c *checker) checkBody(body *ast.BlockStmt) {
+	handler := c.m.HandlerOf(body)
+	c.decodeFailures(body, func(dec contract.Decode, branch *ast.BlockStmt) {
+		c.judge(dec, branch, handler)
+		c.judgeDeferred(dec, branch, body)
 	})
 }
 
@@ -146,10 +247,7 @@ func isNil(info *types.Info, e ast.Expr) bool {
 // Ack is dlqunchecked's, a Term before the write termbeforedlq's (one
 // defect, one report).
 func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *contract.Handler) {
-	wrote := false
-	inspectCalls(branch, func(call *ast.CallExpr) {
-		wrote = wrote || c.m.IsDLQWrite(call)
-	})
+	wrote := c.branchWrites(branch)
 	inspectCalls(branch, func(call *ast.CallExpr) {
 		*c.at = call.Pos()
 		c.judgeCall(dec, call, wrote)
@@ -176,11 +274,7 @@ func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *con
 // pending `defer msg.Ack()` acks the decoded message: the payload is gone.
 // A path that writes the DLQ is left to the ordering checks.
 func (c *checker) judgeDeferred(dec contract.Decode, branch, body *ast.BlockStmt) {
-	wrote := false
-	inspectCalls(branch, func(call *ast.CallExpr) {
-		wrote = wrote || c.m.IsDLQWrite(call)
-	})
-	if wrote {
+	if c.branchWrites(branch) {
 		return
 	}
 	for _, ret := range contract.Returns(branch) {

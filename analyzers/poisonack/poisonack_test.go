@@ -36,3 +36,12 @@ func TestHandlers(t *testing.T) {
 func TestPayloadFacts(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "poisonack/databus")
 }
+
+// TestForeignHandlerFacts: functions that could be handlers registered
+// elsewhere carry their decode-failure returns as facts. (The report, at
+// the return in the declaring package's file, comes from the registering
+// package's pass, which analysistest cannot match to a file of another
+// package: cmd/retrylint's TestForeignHandler checks it.)
+func TestForeignHandlerFacts(t *testing.T) {
+	analysistest.Run(t, checktest.TestData(), poisonack.Analyzer, "poisonack/foreign/orders")
+}

@@ -502,7 +502,11 @@ func TestForeignHandler(t *testing.T) {
 	if r.code != 3 {
 		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	want := "svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
+	want := "svc/decode.go:15:3: poisonack: returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message: the undecodable payload disappears as if it were handled; return the decode error (or dead-letter it and check the write)\n" +
+		"\tsvc/decode.go:14:12: the decode\n" +
+		"\tcmd/app/main.go:12:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
+		"svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
 		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n"
 	if r.stdout != want {

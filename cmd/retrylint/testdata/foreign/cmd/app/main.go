@@ -9,4 +9,6 @@ func main() {
 	s := &svc.Service{}
 	_, _ = bus.Subscribe(nil, s.HandleOrder)
 	_, _ = bus.Subscribe(nil, s.HandleFine)
+	_, _ = bus.Subscribe(nil, s.HandleDecoded)
+	_, _ = bus.Subscribe(nil, s.HandleDecodedFine)
 }
