@@ -20,7 +20,12 @@
 //     service keeps evidence, but not for this message.
 //
 // In a handler (see ackretryable), `return nil` on a decode-failure path
-// is an Ack by the bus that called it, reported at the return.
+// is an Ack by the bus that called it, reported at the return. A handler
+// declared in one package and registered in another is known as one only
+// where it is registered: its package exports the returns as a fact
+// (DecodeDropFact, on every function with a message parameter and an
+// error result), and the registering package reports them, with the
+// registration as a related location.
 //
 // A decode is a call that returns an error, whose name matches the decode
 // pattern (-retrycontract.decode-pattern, default (?i)(unmarshal|decode):
