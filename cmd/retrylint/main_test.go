@@ -815,3 +815,24 @@ func TestConfigFile(t *testing.T) {
 		t.Errorf("bad file: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestDLQFuncsMustExist: a dlq-funcs entry naming a function or method a
+// loaded package lacks is one line and exit 2, from a flag or the
+// configuration file; an entry of a package not loaded is not judged.
+func TestDLQFuncsMustExist(t *testing.T) {
+	dir := fixModule(t)
+	r := runIn(t, dir, binary, "-retrycontract.dlq-funcs=fixdemo.Missing,fixdemo.TempErr.Error", "./...")
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "fixdemo.Missing: no function Missing in fixdemo") ||
+		strings.Contains(r.stderr, "TempErr.Error") {
+		t.Errorf("flag: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runIn(t, dir, binary, "-retrycontract.dlq-funcs=fixdemo.A,fixdemo.TempErr.Error,example.com/elsewhere.Park", "./..."); r.code != 3 {
+		t.Errorf("existing entries: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("retrycontract:\n  dlq-funcs: [fixdemo.TempErr.Park]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runIn(t, dir, binary, "./..."); r.code != 2 || !strings.Contains(r.stderr, "no method TempErr.Park in fixdemo") {
+		t.Errorf("file: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/contract"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -232,6 +233,10 @@ func (r *runner) analyze(patterns []string) int {
 	}
 	if len(pkgs) == 0 {
 		return r.fail(ExitFailure, "no packages match %s", strings.Join(patterns, " "))
+	}
+	if missing := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
+		return r.fail(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
+			contract.Name, contract.FlagDLQFuncs, joinMissing(missing))
 	}
 	l := triage(pkgs)
 	for _, n := range l.notices {

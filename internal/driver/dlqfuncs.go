@@ -1,0 +1,72 @@
+package driver
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/retrylint/retrylint/analyzers/contract"
+)
+
+// missingDLQFuncs returns the -retrycontract.dlq-funcs entries (from the
+// command line or the configuration file) that name a function or method
+// absent from a package that was loaded: a typo there would otherwise
+// silently hide findings. An entry whose package was not loaded is not
+// judged: it may belong to a build this run does not see.
+func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) []string {
+	var funcs *contract.FuncList
+	for _, a := range analyzers {
+		if a.Name != contract.Name {
+			continue
+		}
+		if f := a.Flags.Lookup(contract.FlagDLQFuncs); f != nil {
+			funcs, _ = f.Value.(*contract.FuncList)
+		}
+	}
+	if funcs == nil || len(*funcs) == 0 {
+		return nil
+	}
+	byPath := make(map[string]*types.Package)
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Types != nil && !p.IllTyped {
+			byPath[p.PkgPath] = p.Types
+		}
+	})
+	var missing []string
+	for _, f := range *funcs {
+		pkg := byPath[f.PkgPath]
+		if pkg == nil || exists(pkg, f) {
+			continue
+		}
+		missing = append(missing, fmt.Sprintf("%s: no %s in %s", f, what(f), f.PkgPath))
+	}
+	return missing
+}
+
+// exists reports whether pkg declares the function or method f names.
+func exists(pkg *types.Package, f contract.FuncName) bool {
+	if f.Recv == "" {
+		_, ok := pkg.Scope().Lookup(f.Name).(*types.Func)
+		return ok
+	}
+	tn, ok := pkg.Scope().Lookup(f.Recv).(*types.TypeName)
+	if !ok {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, f.Name)
+	_, ok = obj.(*types.Func)
+	return ok
+}
+
+func what(f contract.FuncName) string {
+	if f.Recv != "" {
+		return "method " + f.Recv + "." + f.Name
+	}
+	return "function " + f.Name
+}
+
+// joinMissing is the one line for missing entries.
+func joinMissing(missing []string) string { return strings.Join(missing, "; ") }
