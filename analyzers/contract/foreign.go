@@ -159,6 +159,10 @@ func (m *Model) HandlerCandidates() []*ast.FuncDecl {
 	return out
 }
 
+// ParamsOf returns the parameters a function type declares, in order (nil
+// for an unnamed or blank one).
+func (m *Model) ParamsOf(ft *ast.FuncType) []*types.Var { return paramVars(m.info, ft) }
+
 // Site returns where a position recorded relative to fn's declaration
 // (line offset, column) lies, in fn's file: how facts place a site in
 // another package.

@@ -1,8 +1,12 @@
 package dlqunchecked
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
+	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -21,10 +25,87 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 	return contract.NewCheck(model, contract.CheckSpec{
 		Name:      Name,
 		DocSource: docSource,
+		FactTypes: []analysis.Fact{new(LostWriteFact)},
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 			ordering.Run(pass, m, at, spec)
+			exportCandidates(pass, m, at)
+			reportForeign(pass, m, at)
 		},
 	})
+}
+
+// LostWriteFact marks a function whose `return nil` would lose a DLQ
+// write if a caller Acked on nil: the package that declares a handler
+// cannot know it is one; the package that registers it with such a bus
+// reports the returns. Positions are relative to the declaration
+// (contract.Model.Site); messages name the caller as
+// ordering.CallerPlaceholder.
+type LostWriteFact struct {
+	Returns []LostWrite
+}
+
+// LostWrite is one such return.
+type LostWrite struct {
+	Line, Col           int
+	Message             string
+	WriteLine, WriteCol int
+}
+
+func (*LostWriteFact) AFact() {}
+func (*LostWriteFact) String() string {
+	return "loses a DLQ write if a caller acks on nil"
+}
+
+func exportCandidates(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
+	for d, diags := range ordering.Candidates(pass, m, at, spec) {
+		fn, ok := pass.TypesInfo.Defs[d.Name].(*types.Func)
+		if !ok {
+			continue
+		}
+		var f LostWriteFact
+		for _, dg := range diags {
+			line, col, ok := m.Offset(fn, dg.Pos)
+			if !ok || len(dg.Related) == 0 {
+				continue
+			}
+			wl, wc, ok := m.Offset(fn, dg.Related[0].Pos)
+			if !ok {
+				continue
+			}
+			f.Returns = append(f.Returns, LostWrite{Line: line, Col: col, Message: dg.Message, WriteLine: wl, WriteCol: wc})
+		}
+		if len(f.Returns) > 0 {
+			slices.SortFunc(f.Returns, func(a, b LostWrite) int { return cmp.Compare(a.Line, b.Line) })
+			pass.ExportObjectFact(fn, &f)
+		}
+	}
+}
+
+// reportForeign reports the returns of handlers declared in another
+// package and registered here with a bus that Acks on nil.
+func reportForeign(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
+	for _, fh := range m.ForeignHandlers() {
+		var f LostWriteFact
+		if !pass.ImportObjectFact(fh.Fn, &f) {
+			continue
+		}
+		*at = fh.Call.Pos()
+		for _, r := range f.Returns {
+			pos := m.Site(fh.Fn, r.Line, r.Col)
+			d := analysis.Diagnostic{
+				Pos: pos, End: pos,
+				Message: strings.ReplaceAll(r.Message, ordering.CallerPlaceholder, fh.Caller),
+				Related: []analysis.RelatedInformation{
+					{Pos: m.Site(fh.Fn, r.WriteLine, r.WriteCol), Message: "the DLQ write"},
+					{Pos: fh.Call.Pos(), End: fh.Call.End(), Message: "registered as a handler here"},
+				},
+			}
+			if fh.Ack.IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: fh.Ack, Message: fh.Caller + " Acks the message here"})
+			}
+			m.Report(pass, d)
+		}
+	}
 }
 
 // spec orders Acks against DLQ writes.

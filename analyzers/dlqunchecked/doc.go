@@ -12,8 +12,12 @@
 // message and its evidence are both gone. The same happens when Ack runs
 // first and the write after it.
 //
-// dlqunchecked reports an Ack (Ack, AckSync, DoubleAck, or a function
-// literal called on the spot that Acks):
+// dlqunchecked reports an Ack (Ack, AckSync, DoubleAck, a function literal
+// called on the spot that Acks, a pending `defer msg.Ack()` at a return,
+// or a handler's `return nil` when its bus Acks on nil; a handler declared
+// in another package than the one registering it is reported through its
+// package's LostWriteFact, at the return, with the registration as a
+// related location):
 //
 //   - from which a DLQ write of the same message is reachable in the
 //     function's control-flow graph (a deferred DLQ write runs after the

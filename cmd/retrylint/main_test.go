@@ -506,6 +506,10 @@ func TestForeignHandler(t *testing.T) {
 		"\tsvc/decode.go:14:12: the decode\n" +
 		"\tcmd/app/main.go:12:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
+		"svc/park.go:16:2: dlqunchecked: returning nil (bus.Subscribe then Acks the message) on the failure path of the DLQ write s.writeDLQ loses the message and its evidence: on failure NakWithDelay and return instead of acking\n" +
+		"\tsvc/park.go:13:12: the DLQ write\n" +
+		"\tcmd/app/main.go:14:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
 		"svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
 		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n"

@@ -86,6 +86,7 @@ type checker struct {
 	pass     *analysis.Pass
 	spec     *Spec
 	handler  *contract.Handler // the body being checked is a handler (with HandlerReturns)
+	pretend  *contract.Handler // taken as the handler of a body with none (Candidates)
 	m        *contract.Model
 	at       *token.Pos // position being checked, for internal errors
 	findings map[ast.Node]*finding
@@ -117,6 +118,9 @@ func (c *checker) checkFunc(body *ast.BlockStmt) {
 	c.handler = nil
 	if c.spec.HandlerReturns {
 		c.handler = c.m.HandlerOf(body)
+		if c.handler == nil {
+			c.handler = c.pretend
+		}
 	}
 	settles, writes := c.handler != nil && len(c.m.NilReturns(body)) > 0, false
 	c.scan(body, func(ev *event) {
@@ -254,11 +258,53 @@ func (c *checker) record(k Kind, settle, write *event) {
 
 // report reports the findings in position order.
 func (c *checker) report() {
+	for _, d := range c.diagnostics(func(*finding) bool { return true }) {
+		c.m.Report(c.pass, d)
+	}
+}
+
+// CallerPlaceholder stands for the registering bus in the messages
+// Candidates returns: the declaring package does not know it.
+const CallerPlaceholder = "\x00caller\x00"
+
+// Candidates returns, for each function of the package that could be a
+// handler registered in another package (contract.Model.HandlerCandidates),
+// what the check would report at its `return nil`s if its caller Acked on
+// nil. The messages name the caller as CallerPlaceholder.
+func Candidates(pass *analysis.Pass, m *contract.Model, at *token.Pos, spec *Spec) map[*ast.FuncDecl][]analysis.Diagnostic {
+	out := make(map[*ast.FuncDecl][]analysis.Diagnostic)
+	if pass.TypesInfo == nil || !spec.HandlerReturns {
+		return out
+	}
+	for _, d := range m.HandlerCandidates() {
+		c := &checker{pass: pass, m: m, at: at, spec: spec, findings: make(map[ast.Node]*finding)}
+		c.pretend = &contract.Handler{Caller: CallerPlaceholder}
+		for _, v := range m.ParamsOf(d.Type) {
+			if v != nil && m.IsMessage(v.Type()) {
+				c.pretend.Msgs = append(c.pretend.Msgs, v)
+			}
+		}
+		*at = d.Pos()
+		c.checkFunc(d.Body)
+		diags := c.diagnostics(func(f *finding) bool { return f.settle.ret != nil && f.settle.deferred == nil })
+		if len(diags) > 0 {
+			out[d] = diags
+		}
+	}
+	return out
+}
+
+// diagnostics builds the diagnostics of the findings keep accepts, in
+// source order.
+func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 	var fs []*finding
 	for _, f := range c.findings {
-		fs = append(fs, f)
+		if keep(f) {
+			fs = append(fs, f)
+		}
 	}
 	sort.Slice(fs, func(i, j int) bool { return fs[i].settle.syntax().Pos() < fs[j].settle.syntax().Pos() })
+	var out []analysis.Diagnostic
 	for _, f := range fs {
 		t, w := f.settle.settle, f.write.write
 		verb := c.spec.Verb
@@ -300,6 +346,7 @@ func (c *checker) report() {
 				Pos: f.handler.Ack, Message: f.handler.Caller + " Acks the message here",
 			})
 		}
-		c.m.Report(c.pass, d)
+		out = append(out, d)
 	}
+	return out
 }

@@ -11,4 +11,6 @@ func main() {
 	_, _ = bus.Subscribe(nil, s.HandleFine)
 	_, _ = bus.Subscribe(nil, s.HandleDecoded)
 	_, _ = bus.Subscribe(nil, s.HandleDecodedFine)
+	_, _ = bus.Subscribe(nil, s.HandleParked)
+	_, _ = bus.Subscribe(nil, s.HandleParkedFine)
 }
