@@ -162,7 +162,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	m.vocab = newVocabulary(cfg, m.syntax, importsCarrier(pass))
 	m.gate(decls)
-	m.mayHandle = slices.ContainsFunc(decls, m.isHandlerCandidate)
+	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && m.isHandlerCandidate(d) })
 	m.inferProducers(decls)
 	if m.mayWriteDLQ {
 		m.inferDLQWriters(decls)
@@ -178,7 +178,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if m.mayClassify {
 		m.inferClassifiers(decls)
 	}
-	if m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify {
+	if m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle {
 		m.defs() // the checks read it
 	}
 	m.freeze()
@@ -190,7 +190,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	}
 	m.exportFacts(pass)
 	m.graphs.Freeze()
-	m.syntax.trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify)
+	m.syntax.trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle)
 	return m, nil
 }
 

@@ -147,12 +147,13 @@ func (m *Model) foreignHandler(arg ast.Expr, call *ast.CallExpr, caller string, 
 }
 
 // HandlerCandidates returns the function declarations of the package that
-// could be handlers registered elsewhere (a message parameter, an error
-// result) and are not known to be handlers here, in source order.
+// could be handlers registered in another package (exported, a message
+// parameter, an error result) and are not known to be handlers here, in
+// source order. Only an exported name can be registered from elsewhere.
 func (m *Model) HandlerCandidates() []*ast.FuncDecl {
 	var out []*ast.FuncDecl
 	for _, d := range m.decls {
-		if m.handlers[d.Body] == nil && m.isHandlerCandidate(d) {
+		if d.Name.IsExported() && m.handlers[d.Body] == nil && m.isHandlerCandidate(d) {
 			out = append(out, d)
 		}
 	}
