@@ -131,10 +131,7 @@ func (c *checker) checkForeignHandlers() {
 				Pos: r.Pos, End: r.Pos,
 				Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
 					what, fh.Caller),
-				Related: []analysis.RelatedInformation{{Pos: fh.Call.Pos(), End: fh.Call.End(), Message: "registered as a handler here"}},
-			}
-			if fh.Ack.IsValid() {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: fh.Ack, Message: fh.Caller + " Acks the message here"})
+				Related: fh.Related(),
 			}
 			c.m.Report(c.pass, d)
 		}

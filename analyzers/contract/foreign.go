@@ -47,6 +47,17 @@ type ForeignHandler struct {
 	Returns []ForeignReturn
 }
 
+// Related returns the related locations every report on the handler
+// carries, after those of the finding itself: the registration, and the
+// bus's Ack when known.
+func (h ForeignHandler) Related(first ...analysis.RelatedInformation) []analysis.RelatedInformation {
+	out := append(first, analysis.RelatedInformation{Pos: h.Call.Pos(), End: h.Call.End(), Message: "registered as a handler here"})
+	if h.Ack.IsValid() {
+		out = append(out, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
+	}
+	return out
+}
+
 // ForeignReturn is a return of a ForeignHandler, placed in its file.
 type ForeignReturn struct {
 	Pos      token.Pos
@@ -103,13 +114,10 @@ func (m *Model) inferHandlerCandidates(decls []*ast.FuncDecl) {
 func (m *Model) exportHandlerCandidateFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.candidates) {
 		f := &HandlerCandidateFact{}
-		decl := m.fset.Position(fn.Pos())
 		for _, r := range m.candidates[fn] {
-			at := m.fset.Position(r.Pos)
-			if at.Filename != decl.Filename || at.Line < decl.Line {
-				continue
+			if line, col, ok := m.Offset(fn, r.Pos); ok {
+				f.Returns = append(f.Returns, CandidateReturn{Line: line, Col: col, Err: r.Err, Producer: r.Producer})
 			}
-			f.Returns = append(f.Returns, CandidateReturn{Line: at.Line - decl.Line, Col: at.Column, Err: r.Err, Producer: r.Producer})
 		}
 		if len(f.Returns) > 0 {
 			pass.ExportObjectFact(fn, f)

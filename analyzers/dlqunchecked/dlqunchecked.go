@@ -95,13 +95,7 @@ func reportForeign(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 			d := analysis.Diagnostic{
 				Pos: pos, End: pos,
 				Message: strings.ReplaceAll(r.Message, ordering.CallerPlaceholder, fh.Caller),
-				Related: []analysis.RelatedInformation{
-					{Pos: m.Site(fh.Fn, r.WriteLine, r.WriteCol), Message: "the DLQ write"},
-					{Pos: fh.Call.Pos(), End: fh.Call.End(), Message: "registered as a handler here"},
-				},
-			}
-			if fh.Ack.IsValid() {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: fh.Ack, Message: fh.Caller + " Acks the message here"})
+				Related: fh.Related(analysis.RelatedInformation{Pos: m.Site(fh.Fn, r.WriteLine, r.WriteCol), Message: "the DLQ write"}),
 			}
 			m.Report(pass, d)
 		}

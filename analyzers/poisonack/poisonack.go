@@ -143,13 +143,7 @@ func (c *checker) checkForeignHandlers() {
 				Pos: pos, End: pos,
 				Message: fmt.Sprintf("returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
 					"return the decode error (or dead-letter it and check the write)", r.Decode, fh.Caller),
-				Related: []analysis.RelatedInformation{
-					{Pos: c.m.Site(fh.Fn, r.DecodeLine, r.DecodeCol), Message: "the decode"},
-					{Pos: fh.Call.Pos(), End: fh.Call.End(), Message: "registered as a handler here"},
-				},
-			}
-			if fh.Ack.IsValid() {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: fh.Ack, Message: fh.Caller + " Acks the message here"})
+				Related: fh.Related(analysis.RelatedInformation{Pos: c.m.Site(fh.Fn, r.DecodeLine, r.DecodeCol), Message: "the decode"}),
 			}
 			c.m.Report(c.pass, d)
 		}

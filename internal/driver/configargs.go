@@ -25,8 +25,8 @@ func withConfig(progname string, args []string, analyzers []*analysis.Analyzer, 
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || a == "--" {
+		name, value, hasValue, isFlag := splitFlag(a)
+		if !isFlag || a == "--" {
 			rest = append(rest, args[i:]...)
 			break
 		}
@@ -66,9 +66,16 @@ func withConfig(progname string, args []string, analyzers []*analysis.Analyzer, 
 
 // flagName returns the name of a flag argument, or "".
 func flagName(a string) string {
-	if !strings.HasPrefix(a, "-") {
-		return ""
-	}
-	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	name, _, _, _ := splitFlag(a)
 	return name
+}
+
+// splitFlag splits a flag argument (-name, --name, -name=value); ok is
+// false for any other argument.
+func splitFlag(a string) (name, value string, hasValue, ok bool) {
+	if !strings.HasPrefix(a, "-") {
+		return "", "", false, false
+	}
+	name, value, hasValue = strings.Cut(strings.TrimLeft(a, "-"), "=")
+	return name, value, hasValue, true
 }

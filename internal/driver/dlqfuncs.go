@@ -3,7 +3,6 @@ package driver
 import (
 	"fmt"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
@@ -67,6 +66,3 @@ func what(f contract.FuncName) string {
 	}
 	return "function " + f.Name
 }
-
-// joinMissing is the one line for missing entries.
-func joinMissing(missing []string) string { return strings.Join(missing, "; ") }

@@ -58,11 +58,7 @@ func Main(progname string, args []string, analyzers []*analysis.Analyzer, stdout
 // protocol (-V=full, -flags, a .cfg unit) or fix application.
 func handsOver(args []string) bool {
 	for _, a := range args {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		switch name {
+		switch flagName(a) {
 		case "V", "flags", "fix", "diff":
 			return true
 		}
@@ -236,7 +232,7 @@ func (r *runner) analyze(patterns []string) int {
 	}
 	if missing := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
 		return r.fail(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
-			contract.Name, contract.FlagDLQFuncs, joinMissing(missing))
+			contract.Name, contract.FlagDLQFuncs, strings.Join(missing, "; "))
 	}
 	l := triage(pkgs)
 	for _, n := range l.notices {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -19,10 +18,7 @@ const handoverEnv = "RETRYLINT_APPLY_FIXES"
 func wantsFix(args []string) bool {
 	fix, diff := false, false
 	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		name, value, hasValue, _ := splitFlag(a)
 		on := !hasValue || value == "true" || value == "1"
 		switch name {
 		case "fix":
@@ -40,10 +36,7 @@ func wantsFix(args []string) bool {
 // left: the findings no fix covers. The exit status is that of the second
 // run: ExitFindings while findings remain.
 func fixThenReport(progname string, args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
-	rest := slices.DeleteFunc(slices.Clone(args), func(a string) bool {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		return strings.HasPrefix(a, "-") && name == "fix"
-	})
+	rest := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return flagName(a) == "fix" })
 	r := &runner{progname: progname, analyzers: analyzers, stdout: stdout, stderr: stderr, afterFix: true}
 	if _, status, ok := r.parse(rest); !ok {
 		return status // a bad flag: one line, before any file is touched

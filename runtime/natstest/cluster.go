@@ -107,12 +107,7 @@ func (c *Cluster) Connect(opts ...nats.Option) (*nats.Conn, jetstream.JetStream,
 // MustConnect is Connect for tests.
 func (c *Cluster) MustConnect(tb TB, opts ...nats.Option) (*nats.Conn, jetstream.JetStream) {
 	tb.Helper()
-	nc, js, err := c.Connect(opts...)
-	if err != nil {
-		tb.Fatalf("%v", err)
-	}
-	tb.Cleanup(nc.Close)
-	return nc, js
+	return mustConnect(tb, c.URLs(), opts)
 }
 
 // StreamLeader returns the node that leads the stream in the global

@@ -162,7 +162,14 @@ func connect(urls string, opts ...nats.Option) (*nats.Conn, jetstream.JetStream,
 // connection in tb.Cleanup.
 func (s *Server) MustConnect(tb TB, opts ...nats.Option) (*nats.Conn, jetstream.JetStream) {
 	tb.Helper()
-	nc, js, err := s.Connect(opts...)
+	return mustConnect(tb, s.URL(), opts)
+}
+
+// mustConnect connects to urls, failing tb on error and closing the
+// connection in tb.Cleanup.
+func mustConnect(tb TB, urls string, opts []nats.Option) (*nats.Conn, jetstream.JetStream) {
+	tb.Helper()
+	nc, js, err := connect(urls, opts...)
 	if err != nil {
 		tb.Fatalf("%v", err)
 	}
