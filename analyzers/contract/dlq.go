@@ -32,9 +32,12 @@ var nonWriteVerbs = []string{
 
 // dlqState is what the model knows about DLQ writes in the package.
 type dlqState struct {
-	writers map[*types.Func]bool       // functions of the package that write a DLQ on some path
-	kinds   map[*types.Func]WriterKind // what their errors tell (dlqkinds.go)
-	lits    map[*ast.FuncLit]bool      // memo: function literals whose body writes a DLQ
+	writers map[*types.Func]bool // functions of the package that write a DLQ on some path
+	// writerNames are the writers' names, for the cheap test of
+	// mayNameDLQWrite.
+	writerNames map[string]bool
+	kinds       map[*types.Func]WriterKind // what their errors tell (dlqkinds.go)
+	lits        map[*ast.FuncLit]bool      // memo: function literals whose body writes a DLQ
 }
 
 // fieldStore is an assignment to a field (or element) of a variable:
@@ -80,10 +83,26 @@ func (m *Model) isDLQWrite(call *ast.CallExpr) bool {
 	if m.info == nil || call == nil || !m.mayWriteDLQ {
 		return false
 	}
+	if !m.mayNameDLQWrite(call) {
+		return false
+	}
 	if tv, ok := m.info.Types[call.Fun]; ok && tv.IsType() {
 		return false // conversion
 	}
 	return m.isDLQWriteCall(call)
+}
+
+// mayNameDLQWrite is the part of isDLQWriteCall that needs no type
+// information: a method call whose name is neither a publish, nor a DLQ
+// writer's, nor named like a DLQ cannot write one unless the package has
+// DLQ-named receivers or arguments. It is exact: it only skips the calls
+// for which every rule of isDLQWriteCall would fail.
+func (m *Model) mayNameDLQWrite(call *ast.CallExpr) bool {
+	name, ident := calledName(call.Fun)
+	if name == "" || ident || m.vocab == nil || len(m.vocab.dlqNames) > 0 {
+		return true // a literal or a func value; or DLQ-named receivers and arguments
+	}
+	return m.isPublish(name) || m.dlq.writerNames[name] || m.imported.dlqWriterNames[name] || len(m.cfg.DLQFuncs) > 0
 }
 
 // asDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:
@@ -388,25 +407,29 @@ func (m *Model) callsLocal(body *ast.BlockStmt) bool {
 	return false
 }
 
-// callsOf returns the calls of body in InspectCalls order, listed once
-// while the model runs (its fixpoints walk the same bodies round after
-// round) and dropped when it is frozen.
+// callsOf returns the calls of body in InspectCalls order. While the model
+// runs (its fixpoints ask for the same bodies round after round) they come
+// from the syntax index, grouped by body once; afterwards from a walk.
 func (m *Model) callsOf(body *ast.BlockStmt) []*ast.CallExpr {
+	if m.frozen {
+		var calls []*ast.CallExpr
+		InspectCalls(body, func(call *ast.CallExpr) bool {
+			calls = append(calls, call)
+			return true
+		})
+		return calls
+	}
 	if calls, ok := m.calls[body]; ok {
 		return calls
 	}
-	var calls []*ast.CallExpr
-	InspectCalls(body, func(call *ast.CallExpr) bool {
-		calls = append(calls, call)
-		return true
-	})
-	if !m.frozen {
-		if m.calls == nil {
-			m.calls = make(map[*ast.BlockStmt][]*ast.CallExpr)
+	if m.calls == nil {
+		m.calls = m.syntax.callsByBody()
+		if calls, ok := m.calls[body]; ok {
+			return calls
 		}
-		m.calls[body] = calls
 	}
-	return calls
+	m.calls[body] = nil // a body of no call (or not the package's)
+	return nil
 }
 
 // InspectCalls calls f for each call in n, in source order, descending into
@@ -458,9 +481,11 @@ func calleeName(fun ast.Expr) string {
 // Config.DLQFuncs are writers whatever their body.
 func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
 	m.dlq.writers = make(map[*types.Func]bool)
+	m.dlq.writerNames = make(map[string]bool)
 	for _, d := range decls {
 		if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil && hasDLQDirective(d) {
 			m.dlq.writers[fn] = true
+			m.dlq.writerNames[fn.Name()] = true
 		}
 	}
 	// After the first round, only a function that calls a function of the
@@ -477,6 +502,7 @@ func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
 			}
 			if m.bodyWritesDLQ(d.Body) {
 				m.dlq.writers[fn] = true
+				m.dlq.writerNames[fn.Name()] = true
 				changed = true
 			} else if m.callsLocal(d.Body) {
 				next = append(next, d)

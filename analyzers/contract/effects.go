@@ -73,7 +73,14 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 		return []settlement{{msg: ack.Recv, settlement: ack.Settlement, name: ack.Method}}
 	}
 	var out []settlement
-	if fn := StaticCallee(m.info, call); fn != nil {
+	name, ident := calledName(call.Fun)
+	if !m.effectNamed(name) {
+		// No function of that name has effects: only a func value bound to
+		// a literal can settle here.
+		if name != "" && !ident {
+			return nil
+		}
+	} else if fn := StaticCallee(m.info, call); fn != nil {
 		if _, isIface := recvIsInterface(fn); isIface {
 			return nil
 		}
@@ -109,6 +116,12 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 		}
 	}
 	return out
+}
+
+// effectNamed reports whether a function of that name, in the package or
+// another, has effects: the cheap test before a call's callee is looked up.
+func (m *Model) effectNamed(name string) bool {
+	return m.effectNames[name] || m.imported.effectNames[name]
 }
 
 // effectsOf returns the effects of fn (any package), in parameter order.
@@ -265,6 +278,7 @@ var settlementOrder = []profile.Settlement{profile.Done, profile.RetryNow, profi
 // functions on their message parameters.
 func (m *Model) inferEffects(decls []*ast.FuncDecl) {
 	m.effects = make(map[*types.Func][]helperEffect)
+	m.effectNames = make(map[string]bool)
 	for changed := true; changed; {
 		changed = false
 		m.litEffects = nil
@@ -273,9 +287,12 @@ func (m *Model) inferEffects(decls []*ast.FuncDecl) {
 			if fn == nil || d.Body == nil {
 				continue
 			}
-			params := paramVars(m.info, d.Type)
+			var params []*types.Var
 			for _, call := range m.callsOf(d.Body) {
 				for _, s := range m.settlements(call) {
+					if params == nil {
+						params = paramVars(m.info, d.Type)
+					}
 					msgs := m.messageDeps(s.msg)
 					for i, p := range params {
 						if p == nil || !slices.Contains(msgs, p) {
@@ -283,6 +300,7 @@ func (m *Model) inferEffects(decls []*ast.FuncDecl) {
 						}
 						before := len(m.effects[fn])
 						m.effects[fn] = addEffect(m.effects[fn], helperEffect{param: i, settlement: s.settlement, site: call.Pos(), call: call})
+						m.effectNames[fn.Name()] = true
 						changed = changed || len(m.effects[fn]) != before
 					}
 				}

@@ -443,6 +443,9 @@ func (m *Model) certainAckInside(call *ast.CallExpr) token.Pos {
 // parameter): known for helpers of this package from their bodies, for
 // others from the condition in their facts.
 func (m *Model) certainEffect(call *ast.CallExpr, s profile.Settlement) (helperEffect, bool) {
+	if name, _ := calledName(call.Fun); !m.effectNamed(name) {
+		return helperEffect{}, false
+	}
 	fn := StaticCallee(m.info, call)
 	if fn == nil {
 		return helperEffect{}, false

@@ -13,31 +13,37 @@ import (
 // importing facts after Run returns, and the checks query the Model later,
 // in parallel.
 type importedFacts struct {
-	producers   map[*types.Func]bool
-	vars        map[*types.Var]bool // RetryableVarFact
-	wraps       map[*types.Func][]int
-	dlqWriters  map[*types.Func]WriterKind
-	effects     map[*types.Func]*EffectsFact
-	classifiers map[*types.Func]ClassifierKind
-	noReturn    map[*types.Func]bool
-	handlers    map[*types.Func]*HandlerFact
-	middleware  map[*types.Func]*MiddlewareFact
-	candidates  map[*types.Func]*HandlerCandidateFact
+	producers  map[*types.Func]bool
+	vars       map[*types.Var]bool // RetryableVarFact
+	wraps      map[*types.Func][]int
+	dlqWriters map[*types.Func]WriterKind
+	effects    map[*types.Func]*EffectsFact
+	// The names of the functions with a DLQWriterFact or an EffectsFact:
+	// the model tests a call's name against them before its callee.
+	dlqWriterNames map[string]bool
+	effectNames    map[string]bool
+	classifiers    map[*types.Func]ClassifierKind
+	noReturn       map[*types.Func]bool
+	handlers       map[*types.Func]*HandlerFact
+	middleware     map[*types.Func]*MiddlewareFact
+	candidates     map[*types.Func]*HandlerCandidateFact
 }
 
 // importFacts reads every fact of the packages pass depends on.
 func importFacts(pass *analysis.Pass) importedFacts {
 	imp := importedFacts{
-		producers:   make(map[*types.Func]bool),
-		vars:        make(map[*types.Var]bool),
-		wraps:       make(map[*types.Func][]int),
-		dlqWriters:  make(map[*types.Func]WriterKind),
-		effects:     make(map[*types.Func]*EffectsFact),
-		classifiers: make(map[*types.Func]ClassifierKind),
-		noReturn:    make(map[*types.Func]bool),
-		handlers:    make(map[*types.Func]*HandlerFact),
-		middleware:  make(map[*types.Func]*MiddlewareFact),
-		candidates:  make(map[*types.Func]*HandlerCandidateFact),
+		producers:      make(map[*types.Func]bool),
+		vars:           make(map[*types.Var]bool),
+		wraps:          make(map[*types.Func][]int),
+		dlqWriters:     make(map[*types.Func]WriterKind),
+		effects:        make(map[*types.Func]*EffectsFact),
+		dlqWriterNames: make(map[string]bool),
+		effectNames:    make(map[string]bool),
+		classifiers:    make(map[*types.Func]ClassifierKind),
+		noReturn:       make(map[*types.Func]bool),
+		handlers:       make(map[*types.Func]*HandlerFact),
+		middleware:     make(map[*types.Func]*MiddlewareFact),
+		candidates:     make(map[*types.Func]*HandlerCandidateFact),
 	}
 	for _, of := range pass.AllObjectFacts() {
 		if of.Object.Pkg() == pass.Pkg {
@@ -55,8 +61,10 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			imp.wraps[fn] = f.Params
 		case *DLQWriterFact:
 			imp.dlqWriters[fn] = f.Kind
+			imp.dlqWriterNames[fn.Name()] = true
 		case *EffectsFact:
 			imp.effects[fn] = f
+			imp.effectNames[fn.Name()] = true
 		case *ClassifierFact:
 			imp.classifiers[fn] = f.Kind
 		case *cfgs.NoReturnFact:

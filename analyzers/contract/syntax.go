@@ -1,7 +1,9 @@
 package contract
 
 import (
+	"cmp"
 	"go/ast"
+	"slices"
 )
 
 // syntax is what one walk over a package's files collects for the model.
@@ -175,4 +177,66 @@ func (s *syntax) trim(keepReturns bool) {
 	if !keepReturns {
 		s.returns = nil
 	}
+}
+
+// calledName returns the name a call's function expression ends in (f in
+// f(x), pkg.f(x), v.f(x), f[T](x)), with ident set when the expression is
+// a bare identifier (a function, or a variable holding a func value), or
+// "" when it is something else (a function literal, a call's result).
+// The model's per-call inferences test the name against the names that
+// can matter before looking the callee up in the type information: on a
+// large package those lookups, not the tests, are most of their cost.
+func calledName(fun ast.Expr) (name string, ident bool) {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return f.Name, true
+	case *ast.SelectorExpr:
+		return f.Sel.Name, false
+	case *ast.IndexExpr:
+		return calledName(f.X)
+	case *ast.IndexListExpr:
+		return calledName(f.X)
+	}
+	return "", false
+}
+
+// callsByBody groups the calls of the package by the function body that
+// evaluates them, each in InspectCalls order: a body's own calls, and
+// those of the literals it calls on the spot (func() { ... }(), go and
+// defer too), spliced in where they stand.
+func (s *syntax) callsByBody() map[*ast.BlockStmt][]*ast.CallExpr {
+	own := make(map[*ast.BlockStmt][]*ast.CallExpr)
+	for _, st := range s.sites {
+		if call, ok := st.node.(*ast.CallExpr); ok && st.body != nil {
+			own[st.body] = append(own[st.body], call)
+		}
+	}
+	out := make(map[*ast.BlockStmt][]*ast.CallExpr, len(own))
+	var expand func(body *ast.BlockStmt) []*ast.CallExpr
+	expand = func(body *ast.BlockStmt) []*ast.CallExpr {
+		if calls, ok := out[body]; ok {
+			return calls
+		}
+		calls := own[body]
+		spliced := false
+		for _, call := range own[body] {
+			if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+				if !spliced {
+					calls, spliced = slices.Clone(calls), true
+				}
+				calls = append(calls, expand(lit.Body)...)
+			}
+		}
+		if spliced {
+			// Each list is in source (pre-)order, and a literal's calls lie
+			// strictly inside it: ordering by position merges them.
+			slices.SortStableFunc(calls, func(a, b *ast.CallExpr) int { return cmp.Compare(a.Pos(), b.Pos()) })
+		}
+		out[body] = calls
+		return calls
+	}
+	for body := range own {
+		expand(body)
+	}
+	return out
 }

@@ -6,12 +6,15 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
 	"reflect"
 	"runtime"
 	"runtime/pprof"
+	"slices"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -37,6 +40,8 @@ func main() {
 	floor := flag.Bool("floor", false, "run the do-nothing fact analyzer instead of retrylint")
 	cpu := flag.String("cpu", "", "also write a CPU profile of the analysis to this file")
 	tests := flag.Bool("test", true, "also analyze test packages, as the command line does")
+	repeat := flag.Int("repeat", 1, "run the analysis this many times (with -timing: report each action's fastest run)")
+	timing := flag.Duration("timing", 0, "print the analysis actions that took at least this long, slowest first")
 	flag.Parse()
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Tests: *tests}, flag.Args()...)
 	if err != nil {
@@ -59,11 +64,36 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	graph, err := checker.Analyze(roots, pkgs, nil)
+	// The shortest of the runs' times per action: the analysis of one
+	// package, with the noise of the machine and the collector left out
+	// as far as repeating can.
+	fastest := make(map[string]time.Duration)
+	var graph *checker.Graph
+	for range *repeat {
+		graph, err = checker.Analyze(roots, pkgs, nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		for act := range graph.All() {
+			key := fmt.Sprintf("%-16s %s", act.Analyzer.Name, act.Package)
+			if d, ok := fastest[key]; !ok || act.Duration < d {
+				fastest[key] = act.Duration
+			}
+		}
+	}
 	pprof.StopCPUProfile()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	if *timing > 0 {
+		var keys []string
+		for key, d := range fastest {
+			if d >= *timing {
+				keys = append(keys, key)
+			}
+		}
+		slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(fastest[b], fastest[a]) })
+		for _, key := range keys {
+			fmt.Printf("%8.1f ms  %s\n", float64(fastest[key].Microseconds())/1000, key)
+		}
 	}
 	if os.Getenv("HEAPPROFILE_FACTS") != "" {
 		counts := make(map[string]int)
