@@ -93,6 +93,7 @@ type Model struct {
 	dlq              dlqState
 	effects          map[*types.Func][]helperEffect  // effects of the package's functions on their message parameters
 	effectNames      map[string]bool                 // the names of the functions in effects
+	libNames         libraryNames                    // the profiles' ack and publish names
 	litEffects       map[*ast.FuncLit]*litEffects    // memo: what function literals settle
 	handlerParams    map[*types.Func]*handlerParams  // functions that Ack when a func-typed parameter returns nil
 	handlers         map[*ast.BlockStmt]*Handler     // bodies passed to such a parameter
@@ -161,7 +162,8 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if len(carriers) > 0 {
 		pass.ExportPackageFact(&CarrierTypesFact{Types: carriers})
 	}
-	m.vocab = newVocabulary(cfg, m.syntax, importsCarrier(pass))
+	m.libNames = newLibraryNames(cfg.Profiles)
+	m.vocab = newVocabulary(cfg, m.libNames, m.syntax, importsCarrier(pass))
 	m.gate(decls)
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && m.isHandlerCandidate(d) })
 	m.inferProducers(decls)

@@ -108,7 +108,7 @@ func (m *Model) AsAckCall(call *ast.CallExpr) (AckCall, bool) {
 		fun = ast.Unparen(defs[0].rhs)
 	}
 	sel, ok := fun.(*ast.SelectorExpr)
-	if !ok || !slices.ContainsFunc(m.cfg.Profiles, func(p *profile.Profile) bool { return p.AckMethods[sel.Sel.Name] != "" }) {
+	if !ok || !m.libNames.ack[sel.Sel.Name] {
 		return AckCall{}, false
 	}
 	if s := m.info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
@@ -132,8 +132,26 @@ func (a AckCall) IsTerm() bool { return a.Settlement == profile.Terminate }
 func (a AckCall) IsAck() bool { return a.Settlement == profile.Done }
 
 // isPublish reports whether name is a publish call of some profile.
-func (m *Model) isPublish(name string) bool {
-	return slices.ContainsFunc(m.cfg.Profiles, func(p *profile.Profile) bool { return slices.Contains(p.Publish, name) })
+func (m *Model) isPublish(name string) bool { return m.libNames.publish[name] }
+
+// libraryNames are the names of the profiles' ack methods and publish
+// calls, each in one set: the model tests nearly every call's name
+// against them.
+type libraryNames struct {
+	ack, publish map[string]bool
+}
+
+func newLibraryNames(profiles []*profile.Profile) libraryNames {
+	n := libraryNames{ack: make(map[string]bool), publish: make(map[string]bool)}
+	for _, p := range profiles {
+		for name := range p.AckMethods {
+			n.ack[name] = true
+		}
+		for _, name := range p.Publish {
+			n.publish[name] = true
+		}
+	}
+	return n
 }
 
 // libraryProfile returns the profile whose packages hold path, or nil.

@@ -3,6 +3,7 @@ package contract
 import (
 	"cmp"
 	"go/ast"
+	"go/token"
 	"slices"
 )
 
@@ -28,6 +29,8 @@ type syntax struct {
 	// flow are the statements that define variables or store into them,
 	// for the flow index, each with its innermost scoping node.
 	flow []flowNode
+	// strings are the package's string literals, in source order.
+	strings []*ast.BasicLit
 }
 
 // site is a call, a key-value pair or a return statement, and the
@@ -94,6 +97,9 @@ func (s *syntax) walk(f *ast.File) {
 			s.names[n.Name] = true
 			return false // no children, and nothing to pop
 		case *ast.BasicLit:
+			if n.Kind == token.STRING {
+				s.strings = append(s.strings, n)
+			}
 			return false
 		case *ast.FuncDecl:
 			decl = n

@@ -37,7 +37,7 @@ type vocabulary struct {
 	predicateNames bool
 }
 
-func newVocabulary(cfg *Config, syn *syntax, importsCarrier bool) *vocabulary {
+func newVocabulary(cfg *Config, lib libraryNames, syn *syntax, importsCarrier bool) *vocabulary {
 	v := &vocabulary{dlqNames: make(map[string]bool)}
 	for name := range syn.names {
 		if cfg.DLQName.MatchString(name) {
@@ -45,10 +45,8 @@ func newVocabulary(cfg *Config, syn *syntax, importsCarrier bool) *vocabulary {
 		}
 		v.carrierMethod = v.carrierMethod || name == cfg.CarrierMethod
 		v.predicateNames = v.predicateNames || cfg.TransientPredicate.MatchString(name)
-		for _, p := range cfg.Profiles {
-			v.ackNames = v.ackNames || p.AckMethods[name] != ""
-			v.publishNames = v.publishNames || slices.Contains(p.Publish, name)
-		}
+		v.ackNames = v.ackNames || lib.ack[name]
+		v.publishNames = v.publishNames || lib.publish[name]
 	}
 	v.importedCarrier = importsCarrier
 	return v
@@ -105,21 +103,16 @@ func importsCarrier(pass *analysis.Pass) bool {
 // pattern: a publish can name a DLQ subject only then. (A subject whose
 // DLQ part only appears once constants are concatenated is not seen.)
 // It runs only in packages that name a publish call.
-func dlqConstant(cfg *Config, pkg *types.Package, files []*ast.File) bool {
+func dlqConstant(cfg *Config, pkg *types.Package, syn *syntax) bool {
 	seen := make(map[string]bool)
 	found := false
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING || found {
-				return !found
+	for _, lit := range syn.strings {
+		if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
+			seen[s] = true
+			if found = cfg.DLQSubject.MatchString(s); found {
+				break
 			}
-			if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
-				seen[s] = true
-				found = cfg.DLQSubject.MatchString(s)
-			}
-			return false
-		})
+		}
 	}
 	if found {
 		return true
@@ -184,6 +177,6 @@ func (m *Model) gate(decls []*ast.FuncDecl) {
 	m.maySettle = v.ackNames || len(m.imported.effects) > 0
 	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlqWriters) > 0 || len(m.cfg.DLQFuncs) > 0 ||
 		slices.ContainsFunc(decls, hasDLQDirective) ||
-		v.publishNames && dlqConstant(m.cfg, m.pkg, m.files)
+		v.publishNames && dlqConstant(m.cfg, m.pkg, m.syntax)
 	m.mayClassify = m.mayRetry || v.predicateNames
 }
