@@ -94,6 +94,7 @@ type Model struct {
 	effects          map[*types.Func][]helperEffect  // effects of the package's functions on their message parameters
 	effectNames      map[string]bool                 // the names of the functions in effects
 	libNames         libraryNames                    // the profiles' ack and publish names
+	ackTable         map[*ast.CallExpr]AckCall       // the package's ack calls (AsAckCall), filled once
 	litEffects       map[*ast.FuncLit]*litEffects    // memo: what function literals settle
 	handlerParams    map[*types.Func]*handlerParams  // functions that Ack when a func-typed parameter returns nil
 	handlers         map[*ast.BlockStmt]*Handler     // bodies passed to such a parameter

@@ -112,6 +112,9 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) error {
 			m.handlerParams[fn] = &handlerParams{params: []int{i}, ack: d.Name.Pos()}
 			continue
 		}
+		if !hasErrorFuncParam(fn) {
+			continue // the common case, decided without looking up the parameters
+		}
 		params := paramVars(m.info, d.Type)
 		for i, p := range params {
 			if p == nil || !returnsError(p.Type()) {
@@ -132,6 +135,18 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) error {
 		}
 	}
 	return nil
+}
+
+// hasErrorFuncParam reports whether some parameter of fn is a function
+// that returns an error.
+func hasErrorFuncParam(fn *types.Func) bool {
+	params := fn.Type().(*types.Signature).Params()
+	for i := range params.Len() {
+		if returnsError(params.At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // payloadArgs returns the indexes of the arguments of calls of p in body
@@ -213,10 +228,9 @@ func (m *Model) callsVar(call *ast.CallExpr, v *types.Var) bool {
 // error is nil, with the Ack.
 func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	out := make(map[*types.Var]token.Pos)
-	// One walk: which decls call which handler-shaped fields and
-	// functions, and which functions wrap a field.
+	// One pass over the calls and returns: which decls call which
+	// handler-shaped fields, and which functions wrap a field.
 	calledFields := make(map[*ast.FuncDecl]map[*types.Var]bool)
-	calledFuncs := make(map[*ast.FuncDecl]map[*types.Func]bool)
 	wrappers := make(map[*types.Var][]*types.Func)
 	var fields []*types.Var
 	for _, s := range m.syntax.sites {
@@ -240,12 +254,37 @@ func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 					fields = append(fields, f)
 				}
 				calledFields[d][f] = true
-			} else if callee := StaticCallee(m.info, n); callee != nil {
-				if calledFuncs[d] == nil {
-					calledFuncs[d] = make(map[*types.Func]bool)
-				}
-				calledFuncs[d][callee] = true
 			}
+		}
+	}
+	// A second pass, where there are wrappers: which decls call them.
+	calledFuncs := make(map[*ast.FuncDecl]map[*types.Func]bool)
+	wrapperNames := make(map[string]bool)
+	for _, ws := range wrappers {
+		for _, w := range ws {
+			wrapperNames[w.Name()] = true
+		}
+	}
+	for _, s := range m.syntax.sites {
+		if len(wrapperNames) == 0 {
+			break
+		}
+		call, ok := s.node.(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		if name, _ := calledName(call.Fun); !wrapperNames[name] {
+			continue
+		}
+		d := m.syntax.decls[s.body]
+		if d == nil || s.node.Pos() < d.Body.Pos() || m.calledField(call) != nil {
+			continue
+		}
+		if callee := StaticCallee(m.info, call); callee != nil {
+			if calledFuncs[d] == nil {
+				calledFuncs[d] = make(map[*types.Func]bool)
+			}
+			calledFuncs[d][callee] = true
 		}
 	}
 	for _, field := range fields {

@@ -92,6 +92,34 @@ type AckCall struct {
 // and calls of a local variable bound to such a method value
 // (term := msg.Term; term()) by its one definition that reaches the call.
 func (m *Model) AsAckCall(call *ast.CallExpr) (AckCall, bool) {
+	if m.ackTable == nil {
+		if m.syntax == nil || m.vocab == nil {
+			return m.asAckCall(call)
+		}
+		m.indexAckCalls() // while the model runs; freeze makes sure of it
+	}
+	a, ok := m.ackTable[call]
+	return a, ok
+}
+
+// indexAckCalls recognizes the ack calls of the package once: nearly every
+// inference asks about every call, and the table of the few ack calls
+// answers without touching the call's syntax again.
+func (m *Model) indexAckCalls() {
+	m.ackTable = make(map[*ast.CallExpr]AckCall)
+	if !m.vocab.ackNames {
+		return // no ack method is named in the package
+	}
+	for _, s := range m.syntax.sites {
+		if call, ok := s.node.(*ast.CallExpr); ok {
+			if a, ok := m.asAckCall(call); ok {
+				m.ackTable[call] = a
+			}
+		}
+	}
+}
+
+func (m *Model) asAckCall(call *ast.CallExpr) (AckCall, bool) {
 	if m.info == nil {
 		return AckCall{}, false
 	}

@@ -42,6 +42,9 @@ func (m *Model) freeze() {
 		m.frozen = true
 		m.calls = nil // only the fixpoints needed them
 	}()
+	if m.ackTable == nil {
+		m.indexAckCalls()
+	}
 	if !m.mayRetry && !m.mayWriteDLQ && !m.maySettle {
 		return
 	}
