@@ -4,9 +4,12 @@
 //
 //	version: v2.15.0
 //	plugins:
-//	  - module: github.com/retrylint/retrylint
-//	    import: github.com/retrylint/retrylint/plugin
+//	  - module: github.com/retrylint/retrylint/plugin
 //	    version: latest
+//
+// The plugin is a module of its own, requiring the linter module and
+// plugin-module-register only: building it in adds nothing of the runtime
+// (NATS, the embedded server) to golangci-lint's build.
 //
 // and enable it in .golangci.yml:
 //

@@ -59,14 +59,18 @@ if ! git -C "$src" rev-parse -q --verify "refs/tags/$version" >/dev/null 2>&1; t
 fi
 echo "$src"
 
-echo "-- golangci-lint custom (plugin github.com/retrylint/retrylint/plugin from $repo)"
+echo "-- golangci-lint custom (plugin module github.com/retrylint/retrylint/plugin from $repo/plugin)"
 cat >"$work/.custom-gcl.yml" <<YAML
 version: $version
 name: custom-gcl
 destination: $cache
 plugins:
+  - module: github.com/retrylint/retrylint/plugin
+    path: $repo/plugin
+  # The plugin module requires the linter module; from a checkout, both come
+  # from their paths (a released plugin requires its released linter).
   - module: github.com/retrylint/retrylint
-    import: github.com/retrylint/retrylint/plugin
+    import: github.com/retrylint/retrylint/analyzers/suite
     path: $repo
 YAML
 (

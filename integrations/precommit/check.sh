@@ -10,8 +10,9 @@
 #
 #   integrations/precommit/check.sh
 #
-# pre-commit builds the hook with `go install ./...` in a private GOPATH; the
-# shared module cache is exported so that nothing is downloaded twice.
+# pre-commit builds the hook with `go install ./...` in a private GOPATH (the
+# check makes sure that builds only cmd/retrylint); the shared module cache
+# is exported so that nothing is downloaded twice.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -87,6 +88,15 @@ scratch "$work/flat" .
 expect "root module, defect" "$work/flat" fail "orders.go:17:10: retryflatten: retryable error err formatted with %v"
 fix "$work/flat" "$work/flat"
 expect "root module, fixed" "$work/flat" pass "Passed"
+
+# pre-commit ran `go install ./...` in the repository: the linter module's
+# only command is retrylint (the demo, the examples and the benchmarks are
+# modules of their own), so the hook's environment holds that one binary.
+built=$(find "$PRE_COMMIT_HOME" -path '*golangenv-*/bin/*' -type f -printf '%f\n' | sort -u | tr '\n' ' ')
+if [ "$built" != "retrylint " ]; then
+  echo "FAIL: the hook built [$built], want [retrylint ]"; exit 1
+fi
+echo "ok: the hook built only retrylint"
 
 echo "-- monorepo: the module in services/orders, args [-C, services/orders, ./...]"
 scratch "$work/mono" services/orders
