@@ -89,15 +89,6 @@ expect "root module, defect" "$work/flat" fail "orders.go:17:10: retryflatten: r
 fix "$work/flat" "$work/flat"
 expect "root module, fixed" "$work/flat" pass "Passed"
 
-# pre-commit ran `go install ./...` in the repository: the linter module's
-# only command is retrylint (the demo, the examples and the benchmarks are
-# modules of their own), so the hook's environment holds that one binary.
-built=$(find "$PRE_COMMIT_HOME" -path '*golangenv-*/bin/*' -type f -printf '%f\n' | sort -u | tr '\n' ' ')
-if [ "$built" != "retrylint " ]; then
-  echo "FAIL: the hook built [$built], want [retrylint ]"; exit 1
-fi
-echo "ok: the hook built only retrylint"
-
 echo "-- monorepo: the module in services/orders, args [-C, services/orders, ./...]"
 scratch "$work/mono" services/orders
 cat >"$work/mono/.pre-commit-config.yaml" <<YAML
@@ -123,4 +114,14 @@ monorun() {
 monorun fail "orders.go:17:10: retryflatten"
 fix "$work/mono/services/orders" "$work/mono"
 monorun pass "Passed"
+
+# pre-commit (run, with the store in PRE_COMMIT_HOME; try-repo keeps a
+# store of its own) ran `go install ./...` in the repository: the linter module's
+# only command is retrylint (the demo, the examples and the benchmarks are
+# modules of their own), so the hook's environment holds that one binary.
+built=$(find "$PRE_COMMIT_HOME" -path '*golangenv-*/bin/*' -type f -printf '%f\n' | sort -u | tr '\n' ' ')
+if [ "$built" != "retrylint " ]; then
+  echo "FAIL: the hook built [$built], want [retrylint ]"; exit 1
+fi
+echo "ok: the hook built only retrylint"
 echo "pre-commit hook check passed"
