@@ -845,3 +845,23 @@ func TestDLQFuncsMustExist(t *testing.T) {
 		t.Errorf("file: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestVetBadFlag: under go vet -vettool, a bad option value is printed
+// once for the whole run (not once per package, dependencies included,
+// with the usage of every flag), and go vet fails.
+func TestVetBadFlag(t *testing.T) {
+	r := run(t, "go", "vet", "-vettool="+binary, "-retrycontract.dlq-pattern=(dlq", "./examples/...")
+	if r.code == 0 {
+		t.Fatalf("go vet exited 0 with a bad option:\n%s", r.stderr)
+	}
+	// go vet heads the failing unit's output with "# package".
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
+		if !strings.HasPrefix(line, "# ") {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], `invalid value "(dlq" for flag -retrycontract.dlq-pattern`) {
+		t.Errorf("stderr = %q, want the error once, alone", r.stderr)
+	}
+}

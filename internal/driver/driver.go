@@ -47,6 +47,9 @@ func Main(progname string, args []string, analyzers []*analysis.Analyzer, stdout
 		return fixThenReport(progname, args, analyzers, stdout, stderr)
 	}
 	if handsOver(args) || os.Getenv(handoverEnv) != "" {
+		if vetUnit(args) {
+			quietFlagErrors(args[len(args)-1], stderr)
+		}
 		os.Args = append([]string{progname}, args...)
 		multichecker.Main(analyzers...) // exits
 	}
