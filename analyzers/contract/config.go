@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"go/token"
+	"go/types"
 	"regexp"
 	"strings"
 
@@ -218,6 +219,48 @@ func ParseFuncName(s string) (FuncName, error) {
 		return FuncName{PkgPath: pkg, Recv: parts[1], Name: parts[2]}, nil
 	}
 	return FuncName{PkgPath: pkg, Name: parts[1]}, nil
+}
+
+// Declares reports whether pkg declares the function or method f names
+// (a method of the type or of its pointer, promoted ones included).
+func Declares(pkg *types.Package, f FuncName) bool {
+	if f.Recv == "" {
+		_, ok := pkg.Scope().Lookup(f.Name).(*types.Func)
+		return ok
+	}
+	tn, ok := pkg.Scope().Lookup(f.Recv).(*types.TypeName)
+	if !ok {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, f.Name)
+	_, ok = obj.(*types.Func)
+	return ok
+}
+
+// Describe says what f names: "method Sink.Park", "function deadLetter".
+func (f FuncName) Describe() string {
+	if f.Recv != "" {
+		return "method " + f.Recv + "." + f.Name
+	}
+	return "function " + f.Name
+}
+
+// dlqFuncOrigins maps dlq-funcs entries (FuncName.String) to the place of
+// a configuration file that set them (file:line), for messages. The
+// file's reader fills it before analysis starts; it is read-only after.
+var dlqFuncOrigins = make(map[string]string)
+
+// NoteDLQFuncOrigin records where a dlq-funcs entry was configured. Call
+// it before analysis starts.
+func NoteDLQFuncOrigin(f FuncName, origin string) { dlqFuncOrigins[f.String()] = origin }
+
+// DLQFuncOrigin says where a dlq-funcs entry was configured: the place in
+// a configuration file, or the flag.
+func DLQFuncOrigin(f FuncName) string {
+	if o := dlqFuncOrigins[f.String()]; o != "" {
+		return o
+	}
+	return "-" + Name + "." + FlagDLQFuncs
 }
 
 // FuncList is a comma-separated list of FuncNames, usable as a flag.Value.

@@ -255,3 +255,7 @@ func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) { pass.Report
 // Directives returns the package's suppression directives, in source
 // order (none from generated files).
 func (m *Model) Directives() []*Directive { return m.suppress.directives }
+
+// DLQFuncs returns the functions the configuration names as DLQ writers
+// (dlq-funcs).
+func (m *Model) DLQFuncs() []FuncName { return m.cfg.DLQFuncs }

@@ -1,6 +1,7 @@
 package directives
 
 import (
+	"go/ast"
 	"slices"
 	"strings"
 
@@ -47,8 +48,31 @@ func New(model *analysis.Analyzer, checks []*analysis.Analyzer) *analysis.Analyz
 					pass.Reportf(d.Pos, "%s suppresses no finding of %s: remove it", directive(d), names(d))
 				}
 			}
+			reportMissingDLQFuncs(pass, m.DLQFuncs())
 			return nil, nil
 		},
+	}
+}
+
+// reportMissingDLQFuncs reports the dlq-funcs entries that belong to the
+// package but name no function or method of it: a typo there silently
+// hides findings. The report stands at the package clause of the
+// package's first file (an entry of the configuration has no place in the
+// code) and names where the entry was configured. The command line checks
+// the same before analysis and stops (exit 2); this check is what go vet,
+// golangci-lint and gopls show.
+func reportMissingDLQFuncs(pass *analysis.Pass, funcs []contract.FuncName) {
+	if len(pass.TypeErrors) > 0 || len(pass.Files) == 0 {
+		return // a missing declaration may be a type error's doing
+	}
+	first := slices.MinFunc(pass.Files, func(a, b *ast.File) int {
+		return strings.Compare(pass.Fset.File(a.Pos()).Name(), pass.Fset.File(b.Pos()).Name())
+	})
+	for _, f := range funcs {
+		if f.PkgPath == pass.Pkg.Path() && !contract.Declares(pass.Pkg, f) {
+			pass.Reportf(first.Package, "dlq-funcs entry %s (%s) names no %s of package %s: a typo hides findings; correct or remove the entry",
+				f, contract.DLQFuncOrigin(f), f.Describe(), pass.Pkg.Name())
+		}
 	}
 }
 

@@ -44,3 +44,16 @@ func TestDocURLs(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingDLQFuncs: a dlq-funcs entry that belongs to the package and
+// names nothing in it is reported at the package clause; entries that
+// exist, and entries of other packages, are not.
+func TestMissingDLQFuncs(t *testing.T) {
+	all := suite.All()
+	f := contract.Analyzer.Flags.Lookup(contract.FlagDLQFuncs)
+	if err := f.Value.Set("directives/dlqfuncs.Sink.Park,directives/dlqfuncs.deadLetter,directives/dlqfuncs.Sink.Prak,example.com/other.Missing"); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Value.Set("")
+	analysistest.Run(t, checktest.TestData(), all[len(all)-1], "directives/dlqfuncs")
+}

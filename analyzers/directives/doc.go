@@ -3,7 +3,7 @@
 //
 // # Analyzer retrylint
 //
-// retrylint: suppression directives without a reason, or that suppress nothing
+// retrylint: suppression directives without a reason, or that suppress nothing; dlq-funcs entries that name nothing
 //
 // A suppression directive is a promise that a finding does not apply, and
 // why. Two kinds of directive break it, and this check reports both at the
@@ -18,6 +18,16 @@
 //     <reason>). The code changed or the directive is misplaced; left in,
 //     it would hide the next real finding on its line. A directive naming
 //     several checks counts as used when any of them was suppressed by it.
+//
+// It also reports, at the package clause of the package's first file, a
+// dlq-funcs entry (-retrycontract.dlq-funcs, or dlq-funcs in
+// .retrylint.yaml, whose file and line the message names) that belongs to
+// the package but names no function or method of it: a typo there makes
+// the DLQ writer unknown and silently hides findings. The command line
+// checks the same before analysis and stops with exit status 2; this
+// report is what go vet -vettool, golangci-lint and gopls show. Entries of
+// packages that are not analyzed are not judged, nor packages with type
+// errors.
 //
 // Not reported: //nolint directives (golangci-lint's nolintlint governs
 // them; retrylint never calls them unused), directives in generated files,

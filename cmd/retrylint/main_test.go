@@ -831,7 +831,7 @@ func TestConfigFile(t *testing.T) {
 func TestDLQFuncsMustExist(t *testing.T) {
 	dir := fixModule(t)
 	r := runIn(t, dir, binary, "-retrycontract.dlq-funcs=fixdemo.Missing,fixdemo.TempErr.Error", "./...")
-	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "fixdemo.Missing: no function Missing in fixdemo") ||
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "fixdemo.Missing (-retrycontract.dlq-funcs): no function Missing in fixdemo") ||
 		strings.Contains(r.stderr, "TempErr.Error") {
 		t.Errorf("flag: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -841,8 +841,15 @@ func TestDLQFuncsMustExist(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("retrycontract:\n  dlq-funcs: [fixdemo.TempErr.Park]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r := runIn(t, dir, binary, "./..."); r.code != 2 || !strings.Contains(r.stderr, "no method TempErr.Park in fixdemo") {
+	cfg := filepath.Join(dir, ".retrylint.yaml")
+	if r := runIn(t, dir, binary, "./..."); r.code != 2 || !strings.Contains(r.stderr, "fixdemo.TempErr.Park ("+cfg+":2): no method TempErr.Park in fixdemo") {
 		t.Errorf("file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// go vet runs package by package: the meta check reports the entry in
+	// the package that should declare it, with the file's line.
+	vet := runIn(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	if want := "fixdemo.go:1:1: dlq-funcs entry fixdemo.TempErr.Park (" + cfg + ":2) names no method TempErr.Park of package fixdemo"; vet.code == 0 || !strings.Contains(vet.stderr, want) {
+		t.Errorf("go vet: exit %d, stderr %q, want %q", vet.code, vet.stderr, want)
 	}
 }
 

@@ -136,10 +136,30 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 			if err := check(a, f, text); err != nil {
 				return nil, at(v, "%s.%s: %v", a.Name, opt.Value, err)
 			}
+			if a.Name == contract.Name && opt.Value == contract.FlagDLQFuncs {
+				noteOrigins(path, v)
+			}
 			args = append(args, "-"+a.Name+"."+opt.Value+"="+text)
 		}
 	}
 	return args, nil
+}
+
+// noteOrigins records the file and line of each dlq-funcs entry, for the
+// message that reports an entry naming nothing (the meta check, and the
+// command line's check before analysis).
+func noteOrigins(path string, v *yaml.Node) {
+	entries := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		entries = v.Content
+	}
+	for _, e := range entries {
+		for _, part := range strings.Split(e.Value, ",") {
+			if f, err := contract.ParseFuncName(part); err == nil {
+				contract.NoteDLQFuncOrigin(f, fmt.Sprintf("%s:%d", path, e.Line))
+			}
+		}
+	}
 }
 
 // scalar returns a value as flag text: a scalar as written, a list of

@@ -37,32 +37,10 @@ func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) [
 	var missing []string
 	for _, f := range *funcs {
 		pkg := byPath[f.PkgPath]
-		if pkg == nil || exists(pkg, f) {
+		if pkg == nil || contract.Declares(pkg, f) {
 			continue
 		}
-		missing = append(missing, fmt.Sprintf("%s: no %s in %s", f, what(f), f.PkgPath))
+		missing = append(missing, fmt.Sprintf("%s (%s): no %s in %s", f, contract.DLQFuncOrigin(f), f.Describe(), f.PkgPath))
 	}
 	return missing
-}
-
-// exists reports whether pkg declares the function or method f names.
-func exists(pkg *types.Package, f contract.FuncName) bool {
-	if f.Recv == "" {
-		_, ok := pkg.Scope().Lookup(f.Name).(*types.Func)
-		return ok
-	}
-	tn, ok := pkg.Scope().Lookup(f.Recv).(*types.TypeName)
-	if !ok {
-		return false
-	}
-	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, f.Name)
-	_, ok = obj.(*types.Func)
-	return ok
-}
-
-func what(f contract.FuncName) string {
-	if f.Recv != "" {
-		return "method " + f.Recv + "." + f.Name
-	}
-	return "function " + f.Name
 }
