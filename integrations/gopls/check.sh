@@ -3,7 +3,8 @@
 # talks LSP to it over stdio as an editor does (integrations/gopls/lspcheck):
 # opening examples/orders/handlers/orders.go must publish the retryflatten
 # and barenak diagnostics the command line reports there, and the quick fix
-# gopls offers for each must rewrite the line as `retrylint -fix` does.
+# gopls offers for each must rewrite the line as `retrylint -fix` does. Then
+# a .retrylint.yaml that disables barenak must take effect.
 #
 #   integrations/gopls/check.sh
 #
@@ -65,8 +66,18 @@ expect() {
   expects+=(-expect "$check:$line:$fixed")
 }
 expect retryflatten 'retryable error [a-z]+ formatted with %v'
+flatten=("${expects[@]}")
 expect barenak 'bare Nak'
 
 echo "-- lspcheck: initialize, didOpen $file, publishDiagnostics, codeAction (timeout $timeout)"
 "$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$repo" -file "$file" -timeout "$timeout" "${expects[@]}"
+
+# The gopls build reads the .retrylint.yaml found from the directory it
+# starts in: in a copy of the examples' module whose file disables barenak,
+# retryflatten still reports and barenak does not.
+echo "-- lspcheck in a copy of examples/ with .retrylint.yaml (disable: [barenak])"
+cp -r "$repo/examples" "$work/ws"
+printf 'disable: [barenak]\n' >"$work/ws/.retrylint.yaml"
+"$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$work/ws" -file "${file#examples/}" -timeout "$timeout" \
+  "${flatten[@]}" -absent barenak
 echo "gopls integration check passed"

@@ -1,12 +1,25 @@
 package bus
 
-import "github.com/retrylint/retrylint/runtime/dlq"
+import (
+	"time"
+
+	"github.com/retrylint/retrylint/runtime/dlq"
+)
 
 // WithBeforeTerm sets a hook that runs after a successful DLQ write and
 // before Term: the crash test exits the process there.
 func WithBeforeTerm(f func(*dlq.Entry)) Option {
 	return func(r *Runner) error {
 		r.beforeTerm = f
+		return nil
+	}
+}
+
+// WithConfirmTimeout shortens the wait for the server's answer to a
+// confirmed Ack or Term, for the test that takes the server away.
+func WithConfirmTimeout(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.confirmTimeout = d
 		return nil
 	}
 }

@@ -59,7 +59,8 @@ type Event struct {
 	Decision                  Decision
 	Err                       error         // the handler's or decoder's error
 	DeadLetterErr             error         // a failed DLQ write
-	AckErr                    error         // the error of the Ack, Nak, NakWithDelay or Term call
+	AckErr                    error         // the error of the Ack, Nak, NakWithDelay or Term call (or of its confirmation)
+	Confirmed                 bool          // the server answered the Ack or Term (WithConfirmedSettlement)
 	HandlerTime               time.Duration // how long the handler ran; 0 if it did not run
 }
 
@@ -285,4 +286,24 @@ func ConsumerConfig(durable string, filters ...string) jetstream.ConsumerConfig 
 		cfg.FilterSubjects = append([]string(nil), filters...)
 	}
 	return cfg
+}
+
+// WithConfirmedSettlement makes every Ack and Term a request that the
+// server answers once it has applied it (what jetstream's DoubleAck does
+// for Ack), instead of a fire-and-forget publish that nats.go buffers
+// during a reconnect and may lose. The answer is awaited off the worker,
+// up to DefaultConfirmTimeout, and the delivery's Event is reported once
+// it is in: Confirmed is set, or AckErr says why not (the server will then
+// redeliver after the ack wait, and the DLQ's deduplication keeps a
+// redelivered dead letter from being written twice). js carries the Term
+// requests. Naks stay fire-and-forget: a lost Nak only redelivers after
+// the ack wait. Run returns once every confirmation is in.
+func WithConfirmedSettlement(js jetstream.JetStream) Option {
+	return func(r *Runner) error {
+		if js == nil {
+			return fmt.Errorf("%w: nil JetStream for confirmed settlement", ErrInvalidOption)
+		}
+		r.confirmJS = js
+		return nil
+	}
 }

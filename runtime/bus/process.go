@@ -114,13 +114,9 @@ func (r *Runner) settle(m jetstream.Msg, md *jetstream.MsgMetadata, seq uint64, 
 		StreamSeq: seq, NumDelivered: in.NumDelivered,
 		Err: in.cause(), HandlerTime: took,
 	}
-	ev.Decision, ev.DeadLetterErr, ev.AckErr = r.apply(m, seq, md, in, d)
-	if ev.AckErr != nil {
-		r.log.Warn("bus: acknowledgement failed; the server will redeliver", "action", ev.Decision.Action, "seq", seq, "err", ev.AckErr)
-	}
-	if r.observe != nil {
-		r.observe(ev)
-	}
+	var s send
+	ev.Decision, ev.DeadLetterErr, s = r.apply(m, seq, md, in, d)
+	r.finish(m, s, ev)
 }
 
 // acked settles a message whose handler succeeded: an Ack, reported as
@@ -129,17 +125,11 @@ func (r *Runner) acked(m jetstream.Msg, seq, n uint64, took time.Duration) {
 	if n > 1 {
 		r.fails.forget(seq)
 	}
-	ackErr := m.Ack()
-	if ackErr != nil {
-		r.log.Warn("bus: acknowledgement failed; the server will redeliver", "action", ActionAck, "seq", seq, "err", ackErr)
-	}
-	if r.observe != nil {
-		r.observe(Event{
-			Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
-			StreamSeq: seq, NumDelivered: n, HandlerTime: took,
-			Decision: Decision{Action: ActionAck}, AckErr: ackErr,
-		})
-	}
+	r.finish(m, send{kind: sendAck}, Event{
+		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
+		StreamSeq: seq, NumDelivered: n, HandlerTime: took,
+		Decision: Decision{Action: ActionAck},
+	})
 }
 
 // epoch anchors monotonic.
@@ -158,56 +148,54 @@ func (r *Runner) invoke(ctx context.Context, m jetstream.Msg) (err error) {
 	return r.handler(ctx, m)
 }
 
-// apply carries out d on m. It returns the decision actually carried out
-// (another one when the DLQ write fails), the DLQ error and the error of the
-// acknowledgement.
+// apply carries out d on m, up to the acknowledgement. It returns the
+// decision actually carried out (another one when the DLQ write fails), the
+// DLQ error and the acknowledgement to send.
 //
 // md is the message's full metadata; it may be nil for ActionAck only.
-func (r *Runner) apply(m jetstream.Msg, seq uint64, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
+func (r *Runner) apply(m jetstream.Msg, seq uint64, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr error, s send) {
 	switch d.Action {
 	case ActionAck:
 		if in.NumDelivered > 1 {
 			r.fails.forget(seq)
 		}
-		return d, nil, m.Ack()
+		return d, nil, send{kind: sendAck}
 	case ActionNakWithDelay, ActionNak:
 		if d.Class != ClassShutdown {
 			r.fails.record(md.Sequence.Stream, time.Now())
 			r.log.Debug("bus: redeliver", "seq", md.Sequence.Stream, "delivered", md.NumDelivered,
 				"class", d.Class, "delay", d.Requested, "sent", d.Delay, "err", in.cause())
 		}
-		return d, nil, nakAfter(m, d.Delay)
+		return d, nil, nakAfter(d.Delay)
 	case ActionDeadLetter:
 		return r.deadLetter(m, md, in, d)
 	}
 	// ActionHandle cannot reach here: Decide returns it only before the
 	// handler ran. Leave the message for redelivery rather than guess.
 	r.log.Error("bus: no action decided; left for redelivery", "action", d.Action, "seq", seq)
-	return d, nil, nil
+	return d, nil, send{}
 }
 
-// nakAfter redelivers m after d: NakWithDelay for a positive delay, Nak for
+// nakAfter redelivers after d: NakWithDelay for a positive delay, Nak for
 // exactly 0.
-func nakAfter(m jetstream.Msg, d time.Duration) (err error) {
+func nakAfter(d time.Duration) send {
 	if d > 0 {
-		err = m.NakWithDelay(d)
-	} else {
-		err = m.Nak()
+		return send{kind: sendNakWithDelay, delay: d}
 	}
-	return err
+	return send{kind: sendNak}
 }
 
 // deadLetter writes the DLQ, checks the write, and only then terminates m.
 // If the write fails, m is redelivered after the dead-letter retry delay and
 // is not terminated.
-func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr, ackErr error) {
+func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr error, s send) {
 	return r.writeThenTerm(m, md, in, verdict{decision: d, entry: r.evidence(m, md, in, d, time.Now()), cause: in.cause()})
 }
 
 // writeThenTerm writes e and terminates m, or, when the write fails, keeps
 // the verdict and redelivers m after a delay that grows while the DLQ
 // keeps failing.
-func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, v verdict) (done Decision, dlqErr, ackErr error) {
+func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, v verdict) (done Decision, dlqErr error, s send) {
 	d, e := v.decision, v.entry
 	final := r.serverMax > 0 && md.NumDelivered >= r.serverMax
 	if err := r.writeDLQ(m, e, final); err != nil {
@@ -217,7 +205,7 @@ func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in In
 		r.verdicts.keep(md.Sequence.Stream, v)
 		r.log.Error("bus: dead-letter write failed; message kept for redelivery", "seq", md.Sequence.Stream,
 			"class", d.Class, "retry_in", retryIn.Requested, "err", err)
-		return retryIn, err, m.NakWithDelay(retryIn.Delay)
+		return retryIn, err, send{kind: sendNakWithDelay, delay: retryIn.Delay}
 	}
 	r.fails.forget(md.Sequence.Stream)
 	if r.beforeTerm != nil {
@@ -225,7 +213,7 @@ func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in In
 	}
 	r.log.Warn("bus: dead-lettered", "seq", md.Sequence.Stream, "subject", m.Subject(),
 		"delivered", md.NumDelivered, "class", d.Class, "reason", d.Reason, "err", e.Error)
-	return d, nil, m.Term()
+	return d, nil, send{kind: sendTerm}
 }
 
 // retryDeadLetter retries the dead letter of a message whose DLQ write
@@ -245,13 +233,9 @@ func (r *Runner) retryDeadLetter(m jetstream.Msg, seq, n uint64, v verdict) {
 		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
 		StreamSeq: seq, NumDelivered: n, Err: v.cause,
 	}
-	ev.Decision, ev.DeadLetterErr, ev.AckErr = r.writeThenTerm(m, md, in, v)
-	if ev.AckErr != nil {
-		r.log.Warn("bus: acknowledgement failed; the server will redeliver", "action", ev.Decision.Action, "seq", seq, "err", ev.AckErr)
-	}
-	if r.observe != nil {
-		r.observe(ev)
-	}
+	var s send
+	ev.Decision, ev.DeadLetterErr, s = r.writeThenTerm(m, md, in, v)
+	r.finish(m, s, ev)
 }
 
 // writeDLQ writes e, bounded by the dead-letter timeout. On the server's

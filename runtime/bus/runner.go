@@ -65,6 +65,8 @@ type Runner struct {
 	dlqTimeout     time.Duration
 	log            *slog.Logger
 	observe        func(Event)
+	confirmJS      jetstream.JetStream // WithConfirmedSettlement; nil when off
+	confirmTimeout time.Duration
 	beforeTerm     func(*dlq.Entry) // test hook: between the DLQ write and Term
 
 	started  atomic.Bool
@@ -78,6 +80,9 @@ type Runner struct {
 	fails    failures
 	calls    calls    // abandoned handler calls still running, for naming them
 	verdicts verdicts // dead letters whose DLQ write failed, by stream sequence
+
+	unconfirmed chan struct{}  // a slot per confirmed settlement awaiting its answer
+	confirming  sync.WaitGroup // those settlements; Run waits for them
 }
 
 // NewRunner returns a runner of h over cons that dead-letters through dead.
@@ -97,6 +102,8 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		handlerTimeout: DefaultHandlerTimeout,
 		dlqTimeout:     DefaultDeadLetterTimeout,
 		log:            slog.Default(),
+		confirmTimeout: DefaultConfirmTimeout,
+		unconfirmed:    make(chan struct{}, maxUnconfirmed),
 	}
 	for _, opt := range opts {
 		if err := opt(r); err != nil {
@@ -251,6 +258,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 		runErr = ErrConsumerGone
 	}
 	r.shutdown(cc, &workers, replace, hcancel)
+	r.confirming.Wait() // each is bounded by the confirm timeout
 	return runErr
 }
 

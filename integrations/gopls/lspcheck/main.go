@@ -32,6 +32,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,18 +70,20 @@ func main() {
 	timeout := flag.Duration("timeout", 60*time.Second, "give up after this long")
 	var want expectations
 	flag.Var(&want, "expect", "analyzer:line:fixed-line-text (repeatable, at least one)")
+	var absent names
+	flag.Var(&absent, "absent", "analyzer that must publish no diagnostic for the file (repeatable)")
 	flag.Parse()
 	if *gopls == "" || *file == "" || len(want) == 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*gopls, *root, *file, *analyses, *timeout, want); err != nil {
+	if err := run(*gopls, *root, *file, *analyses, *timeout, want, absent); err != nil {
 		fmt.Fprintln(os.Stderr, "lspcheck: FAIL:", err)
 		os.Exit(1)
 	}
 }
 
-func run(gopls, root, file, analyses string, timeout time.Duration, want expectations) error {
+func run(gopls, root, file, analyses string, timeout time.Duration, want expectations, absent names) error {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return err
@@ -142,11 +145,21 @@ func run(gopls, root, file, analyses string, timeout time.Duration, want expecta
 		return err
 	}
 
-	found, err := c.awaitDiagnostics(uri, want, deadline)
+	found, latest, err := c.awaitDiagnostics(uri, want, deadline)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("lspcheck: diagnostics for %s after %.1fs\n", file, time.Since(began).Seconds())
+	// The analyzers' diagnostics for a file come in one publication: the
+	// one holding the wanted ones tells what else was reported.
+	for _, d := range latest {
+		if slices.Contains(absent, d.Source) {
+			return fmt.Errorf("%s published a diagnostic, want none: %s:%d: %s", d.Source, file, d.Range.Start.Line+1, d.Message)
+		}
+	}
+	for _, a := range absent {
+		fmt.Printf("  no %s diagnostic, as wanted\n", a)
+	}
 
 	for i, w := range want {
 		d := found[i]
@@ -176,6 +189,12 @@ func run(gopls, root, file, analyses string, timeout time.Duration, want expecta
 	}
 	return nil
 }
+
+// names is a repeatable flag of analyzer names.
+type names []string
+
+func (n *names) String() string     { return strings.Join(*n, ",") }
+func (n *names) Set(v string) error { *n = append(*n, v); return nil }
 
 func fileURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
@@ -438,10 +457,10 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 
 // awaitDiagnostics waits until the diagnostics published for uri hold one
 // per expectation, and returns them in the expectations' order.
-func (c *client) awaitDiagnostics(uri string, want expectations, deadline time.Time) ([]diagnostic, error) {
+func (c *client) awaitDiagnostics(uri string, want expectations, deadline time.Time) (found, latest []diagnostic, err error) {
 	for {
 		c.mu.Lock()
-		var latest []diagnostic
+		latest = nil
 		published := false
 		for u, ds := range c.diags {
 			if sameURI(u, uri) {
@@ -449,7 +468,7 @@ func (c *client) awaitDiagnostics(uri string, want expectations, deadline time.T
 			}
 		}
 		c.mu.Unlock()
-		found := make([]diagnostic, len(want))
+		found = make([]diagnostic, len(want))
 		missing := 0
 		for i, w := range want {
 			ok := false
@@ -464,12 +483,12 @@ func (c *client) awaitDiagnostics(uri string, want expectations, deadline time.T
 			}
 		}
 		if missing == 0 {
-			return found, nil
+			return found, latest, nil
 		}
 		select {
 		case <-c.changed:
 		case <-c.done:
-			return nil, fmt.Errorf("gopls closed its output (%v) before publishing the diagnostics%s", c.readErr, c.serverLog())
+			return nil, nil, fmt.Errorf("gopls closed its output (%v) before publishing the diagnostics%s", c.readErr, c.serverLog())
 		case <-time.After(time.Until(deadline)):
 			var b strings.Builder
 			for _, w := range want {
@@ -481,7 +500,7 @@ func (c *client) awaitDiagnostics(uri string, want expectations, deadline time.T
 			for _, d := range latest {
 				fmt.Fprintf(&b, "\n\tgot line %d: %s: %s", d.Range.Start.Line+1, d.Source, d.Message)
 			}
-			return nil, fmt.Errorf("timed out waiting for diagnostics:%s%s", b.String(), c.serverLog())
+			return nil, nil, fmt.Errorf("timed out waiting for diagnostics:%s%s", b.String(), c.serverLog())
 		}
 	}
 }

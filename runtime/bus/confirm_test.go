@@ -1,0 +1,99 @@
+package bus_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/retrylint/retrylint/runtime/bus"
+	"github.com/retrylint/retrylint/runtime/retry"
+)
+
+// TestConfirmedSettlement: with WithConfirmedSettlement every Ack and Term
+// is answered by the server before its event is reported, and the server
+// tells them apart: the permanent failure's message is the one it reports
+// terminated (its advisory stream), the others are acked, nothing is
+// pending.
+func TestConfirmedSettlement(t *testing.T) {
+	e := newEnv(t)
+	adv := e.captureAdvisories()
+	cons := e.consumer(bus.ConsumerConfig("worker"))
+	var bad uint64
+	for i := range 4 {
+		seq := e.publish("orders.created", "{}", nil)
+		if i == 2 {
+			bad = seq
+		}
+	}
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		md, err := m.Metadata()
+		if err != nil {
+			return err
+		}
+		if md.Sequence.Stream == bad {
+			return retry.Permanent(errors.New("order rejected"))
+		}
+		return nil
+	}, bus.WithConfirmedSettlement(e.js))
+	evs := rec.wait(t, 10*time.Second, "four events", count(4))
+	for _, ev := range evs {
+		if !ev.Confirmed || ev.AckErr != nil {
+			t.Errorf("seq %d (%v): Confirmed %v, AckErr %v; want the server's answer", ev.StreamSeq, ev.Decision.Action, ev.Confirmed, ev.AckErr)
+		}
+	}
+	waitFor(t, 10*time.Second, "nothing pending", func() bool {
+		info, err := cons.Info(t.Context())
+		return err == nil && info.NumPending == 0 && info.NumAckPending == 0
+	})
+	if got := adv.terminated(); !slices.Equal(got, []uint64{bad}) {
+		t.Errorf("the server terminated %v, want [%d]", got, bad)
+	}
+	if n := len(e.entries()); n != 1 {
+		t.Errorf("%d DLQ entries, want 1", n)
+	}
+}
+
+// TestConfirmedSettlementLost: an Ack sent while the server is away is
+// buffered by nats.go, which reports success; confirmed, the runner learns
+// that the server never answered.
+func TestConfirmedSettlementLost(t *testing.T) {
+	for _, confirmed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "fire-and-forget", true: "confirmed"}[confirmed], func(t *testing.T) {
+			lostAck(t, confirmed)
+		})
+	}
+}
+
+func lostAck(t *testing.T, confirmed bool) {
+	{
+		e := newEnv(t)
+		cons := e.consumer(jetstream.ConsumerConfig{AckWait: 2 * time.Second})
+		e.publish("orders.created", "{}", nil)
+		opts := []bus.Option{}
+		if confirmed {
+			opts = append(opts, bus.WithConfirmedSettlement(e.js), bus.WithConfirmTimeout(500*time.Millisecond))
+		}
+		stopped := false
+		_, rec := e.start(cons, func(context.Context, bus.Msg) error {
+			if !stopped {
+				stopped = true
+				e.srv.Shutdown() // the Ack goes out while the client reconnects
+			}
+			return nil
+		}, opts...)
+		ev := rec.wait(t, 10*time.Second, "the first event", count(1))[0]
+		if err := e.srv.Restart(); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case confirmed && (ev.Confirmed || ev.AckErr == nil):
+			t.Errorf("confirmed: Confirmed %v, AckErr %v; want the unanswered Ack reported", ev.Confirmed, ev.AckErr)
+		case !confirmed && (ev.Confirmed || ev.AckErr != nil):
+			t.Errorf("fire-and-forget: Confirmed %v, AckErr %v; want nats.go's buffered success", ev.Confirmed, ev.AckErr)
+		}
+	}
+}
