@@ -20,7 +20,7 @@ const benchPull = 100
 
 // benchSetup starts a server, publishes b.N messages and returns a consumer
 // over them and a DLQ store.
-func benchSetup(b *testing.B) (jetstream.Consumer, *dlq.Store) {
+func benchSetup(b *testing.B) (jetstream.Consumer, *dlq.Store, jetstream.JetStream) {
 	b.Helper()
 	srv := natstest.Start(b)
 	_, js := srv.MustConnect(b)
@@ -48,7 +48,7 @@ func benchSetup(b *testing.B) (jetstream.Consumer, *dlq.Store) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return cons, store
+	return cons, store, js
 }
 
 // BenchmarkConsume compares the throughput of a Runner with a bare jetstream
@@ -57,13 +57,14 @@ func benchSetup(b *testing.B) (jetstream.Consumer, *dlq.Store) {
 // shared machine from favouring one.
 func BenchmarkConsume(b *testing.B) {
 	b.Run("bare", benchBareConsume)
-	b.Run("runner", benchRunner)
+	b.Run("runner", func(b *testing.B) { benchRunner(b, false) })
+	b.Run("runner-confirmed", func(b *testing.B) { benchRunner(b, true) })
 }
 
 // benchBareConsume is the baseline: a jetstream Consume callback that acks
 // every message.
 func benchBareConsume(b *testing.B) {
-	cons, _ := benchSetup(b)
+	cons, _, _ := benchSetup(b)
 	var n atomic.Int64
 	done := make(chan struct{})
 	b.ResetTimer()
@@ -85,22 +86,30 @@ func benchBareConsume(b *testing.B) {
 
 // benchRunner is the same work through a Runner: metadata, the decision
 // function, a handler that succeeds, the heartbeat slot, an observer, Ack.
-func benchRunner(b *testing.B) {
-	cons, store := benchSetup(b)
+//
+// confirmed turns WithConfirmedSettlement on: each Ack is a request the
+// server answers.
+func benchRunner(b *testing.B, confirmed bool) {
+	cons, store, js := benchSetup(b)
 	var n atomic.Int64
 	done := make(chan struct{})
-	r, err := bus.NewRunner(context.Background(), cons, store,
-		func(context.Context, bus.Msg) error { return nil },
+	opts := []bus.Option{
 		bus.WithLogger(slog.New(slog.DiscardHandler)),
 		bus.WithPullMaxMessages(benchPull),
 		bus.WithObserver(func(ev bus.Event) {
-			if ev.Decision.Action != bus.ActionAck || ev.AckErr != nil {
-				b.Errorf("unexpected outcome %v %v", ev.Decision.Action, ev.AckErr)
+			if ev.Decision.Action != bus.ActionAck || ev.AckErr != nil || ev.Confirmed != confirmed {
+				b.Errorf("unexpected outcome %v %v (confirmed %v)", ev.Decision.Action, ev.AckErr, ev.Confirmed)
 			}
 			if n.Add(1) == int64(b.N) {
 				close(done)
 			}
-		}))
+		}),
+	}
+	if confirmed {
+		opts = append(opts, bus.WithConfirmedSettlement(js))
+	}
+	r, err := bus.NewRunner(context.Background(), cons, store,
+		func(context.Context, bus.Msg) error { return nil }, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
