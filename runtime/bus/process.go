@@ -41,7 +41,12 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	}
 	if h := m.Headers(); h != nil {
 		if c := h.Get(dlq.HeaderReplayFor); c != "" && c != r.consumer {
-			r.acked(m, seq, n, 0) // a replay meant for another consumer
+			// A replay meant for another consumer.
+			if r.confirmJS != nil {
+				r.ackedConfirmed(m, seq, n, 0)
+			} else {
+				r.acked(m, seq, n, 0)
+			}
 			return
 		}
 	}
@@ -83,7 +88,11 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 			// Decide maps a successful run to an Ack whatever else holds
 			// (also one that outlived its timeout): the success path
 			// settles here.
-			r.acked(m, seq, n, took)
+			if r.confirmJS != nil {
+				r.ackedConfirmed(m, seq, n, took)
+			} else {
+				r.acked(m, seq, n, took)
+			}
 			return
 		}
 		if timedOut && r.hctx.Err() == nil {
@@ -122,14 +131,29 @@ func (r *Runner) settle(m jetstream.Msg, md *jetstream.MsgMetadata, seq uint64, 
 // acked settles a message whose handler succeeded: an Ack, reported as
 // every other decision is.
 func (r *Runner) acked(m jetstream.Msg, seq, n uint64, took time.Duration) {
+	ev := r.succeeded(m, seq, n, took)
+	// The Ack in plain sight: retrylint infers from it that a handler's
+	// nil is acked (its own runner is a bus like any other).
+	ev.AckErr = m.Ack()
+	r.report(ev)
+}
+
+// ackedConfirmed is acked under WithConfirmedSettlement.
+func (r *Runner) ackedConfirmed(m jetstream.Msg, seq, n uint64, took time.Duration) {
+	r.confirm(m, send{kind: sendAck}, r.succeeded(m, seq, n, took))
+}
+
+// succeeded forgets the failures of a message about to be acked and
+// returns the event of its Ack.
+func (r *Runner) succeeded(m jetstream.Msg, seq, n uint64, took time.Duration) Event {
 	if n > 1 {
 		r.fails.forget(seq)
 	}
-	r.finish(m, send{kind: sendAck}, Event{
+	return Event{
 		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
 		StreamSeq: seq, NumDelivered: n, HandlerTime: took,
 		Decision: Decision{Action: ActionAck},
-	})
+	}
 }
 
 // epoch anchors monotonic.

@@ -46,6 +46,12 @@ func (r *Runner) finish(m jetstream.Msg, s send, ev Event) {
 		r.report(ev)
 		return
 	}
+	r.confirm(m, s, ev)
+}
+
+// confirm sends s (an Ack or a Term) as a request, awaits the server's
+// answer off the worker and then reports ev.
+func (r *Runner) confirm(m jetstream.Msg, s send, ev Event) {
 	r.unconfirmed <- struct{}{}
 	r.confirming.Add(1)
 	go func() {
