@@ -161,6 +161,38 @@ if [ -n "$others" ]; then
   echo "FAIL: unexpected nolintlint reports:"; echo "$others"; failed=1
 fi
 
+# One .retrylint.yaml, three drivers: in a copy of the examples' module
+# whose file disables barenak, the command line, go vet -vettool and
+# golangci-lint (started there: the plugin reads the file from its working
+# directory) report the same findings, and no barenak one.
+echo "-- one .retrylint.yaml (disable: [barenak]): command line, go vet -vettool, golangci-lint"
+cp -r "$repo/examples" "$work/cfgws"
+printf 'disable: [barenak]\n' >"$work/cfgws/.retrylint.yaml"
+(
+  cd "$work/cfgws"
+  "$work/retrylint" ./... >"$work/cfg.cli" 2>&1 || true
+  go vet -vettool="$work/retrylint" ./... 2>"$work/cfg.vet" || true
+  "$gcl" run --config "$here/check.golangci.yml" \
+    --max-same-issues=0 --max-issues-per-linter=0 --uniq-by-line=false \
+    --output.text.path=stdout --output.text.print-issued-lines=false --output.text.colors=false \
+    ./... >"$work/cfg.gcl" 2>&1 || true
+)
+# file:line:col of each finding (go vet prints no check names, and its
+# paths start with ./).
+grep -E "$finding" "$work/cfg.cli" | cut -d: -f1-3 | sort -u >"$work/cfg.cli.set"
+grep -E '^\.?/?[^[:space:]#]+\.go:[0-9]+:[0-9]+: ' "$work/cfg.vet" | grep -v '^[^:]*:[0-9]*:[0-9]*: 	' |
+  sed 's#^\./##' | cut -d: -f1-3 | sort -u >"$work/cfg.vet.set"
+grep -E "$finding.*\(retrylint\)\$" "$work/cfg.gcl" | cut -d: -f1-3 | sort -u >"$work/cfg.gcl.set"
+if [ ! -s "$work/cfg.cli.set" ] || grep -q ': barenak: ' "$work/cfg.cli" || grep -q ': barenak: .*(retrylint)$' "$work/cfg.gcl"; then
+  echo "FAIL: with barenak disabled by the file: command line:"; cat "$work/cfg.cli"; echo "golangci-lint:"; cat "$work/cfg.gcl"; failed=1
+fi
+for driver in vet gcl; do
+  if ! diff -u --label "command line" --label "$driver" "$work/cfg.cli.set" "$work/cfg.$driver.set"; then
+    echo "FAIL: with one .retrylint.yaml, $driver reports other findings than the command line"; failed=1
+  fi
+done
+echo "ok: $(wc -l <"$work/cfg.cli.set") finding(s), no barenak one, the same through the three drivers"
+
 if [ "$failed" -ne 0 ]; then
   echo "golangci-lint integration check FAILED"; exit 1
 fi
