@@ -52,6 +52,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	}
 	s.begin(m)
 	defer s.end()
+	r.waitOutage() // the slot holds m: heartbeats keep it while it waits
 	in := Input{NumDelivered: n, Stopping: r.stopping.Load()}
 	d := r.cfg.decide(in)
 	if d.Action == ActionHandle && n > 1 {
@@ -229,9 +230,13 @@ func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in In
 		r.verdicts.keep(md.Sequence.Stream, v)
 		r.log.Error("bus: dead-letter write failed; message kept for redelivery", "seq", md.Sequence.Stream,
 			"class", d.Class, "retry_in", retryIn.Requested, "err", err)
+		if pause := r.outage.failed(time.Now(), r.cfg.DeadLetterRetryDelay, r.maxPause()); pause > 0 {
+			r.log.Warn("bus: the DLQ keeps failing; pausing deliveries", "pause", pause)
+		}
 		return retryIn, err, send{kind: sendNakWithDelay, delay: retryIn.Delay}
 	}
 	r.fails.forget(md.Sequence.Stream)
+	r.outage.succeeded()
 	if r.beforeTerm != nil {
 		r.beforeTerm(e)
 	}

@@ -78,6 +78,7 @@ type Runner struct {
 	slotsMu  sync.Mutex
 	slots    []*slot // the callback's slot, or one per worker
 	fails    failures
+	outage   outage   // the DLQ's health: pulling pauses while it is down
 	calls    calls    // abandoned handler calls still running, for naming them
 	verdicts verdicts // dead letters whose DLQ write failed, by stream sequence
 

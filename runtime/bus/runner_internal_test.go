@@ -294,3 +294,30 @@ func TestFailuresStayBounded(t *testing.T) {
 		t.Fatal("forgotten failure still remembered")
 	}
 }
+
+// TestOutagePauses: no pause below OutagePauseAfter failed writes in a
+// row, then the base delay doubling per failure up to the ceiling; a
+// successful write ends the outage.
+func TestOutagePauses(t *testing.T) {
+	var o outage
+	now := time.Unix(1000, 0)
+	base, ceiling := time.Second, 5*time.Second
+	var got []time.Duration
+	for range OutagePauseAfter + 3 {
+		got = append(got, o.failed(now, base, ceiling))
+	}
+	want := []time.Duration{0, 0, time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second}
+	if !slices.Equal(got, want) {
+		t.Errorf("pauses %v, want %v", got, want)
+	}
+	if until := o.pausedUntil(now.Add(time.Second)); !until.Equal(now.Add(5 * time.Second)) {
+		t.Errorf("paused until %v, want %v", until, now.Add(5*time.Second))
+	}
+	if until := o.pausedUntil(now.Add(6 * time.Second)); !until.IsZero() {
+		t.Errorf("still paused after the pause: %v", until)
+	}
+	o.succeeded()
+	if p := o.failed(now, base, ceiling); p != 0 {
+		t.Errorf("after a successful write, the first failure paused %v", p)
+	}
+}

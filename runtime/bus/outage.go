@@ -1,0 +1,84 @@
+package bus
+
+import (
+	"sync"
+	"time"
+)
+
+// OutagePauseAfter is the number of DLQ writes in a row, of any messages,
+// that must fail before the runner pauses pulling.
+const OutagePauseAfter = 3
+
+// outage is the DLQ's health as the runner sees it. While writes keep
+// failing, every dead-letter candidate comes back, re-runs nothing (its
+// verdict is kept) but takes a delivery, and new messages keep turning
+// into candidates: after OutagePauseAfter failures in a row the runner
+// stops taking deliveries for a while, which stops pulling (the pull
+// buffer fills and no new pull goes out). The pause starts at the
+// dead-letter retry delay and doubles with each further failure, up to
+// maxPause; a successful write ends the outage. The
+// runner probes with real writes: the first candidate after a pause tries
+// its write again.
+type outage struct {
+	mu       sync.Mutex
+	failures int       // DLQ writes that failed in a row
+	until    time.Time // no delivery is taken before then
+}
+
+// failed records a failed write at now and returns the pause it starts
+// (0 below the threshold).
+func (o *outage) failed(now time.Time, base, ceiling time.Duration) time.Duration {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.failures++
+	if o.failures < OutagePauseAfter {
+		return 0
+	}
+	pause := min(base<<min(o.failures-OutagePauseAfter, 16), ceiling)
+	o.until = now.Add(pause)
+	return pause
+}
+
+// succeeded ends the outage.
+func (o *outage) succeeded() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.failures, o.until = 0, time.Time{}
+}
+
+// pausedUntil returns the end of the current pause, or the zero time.
+func (o *outage) pausedUntil(now time.Time) time.Time {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if now.Before(o.until) {
+		return o.until
+	}
+	return time.Time{}
+}
+
+// maxPause caps a pause: the largest redelivery delay, and the heartbeat
+// interval. The delivery that waits out a pause is kept alive by
+// heartbeats, but those behind it in the pull buffer are not: a pause
+// longer than their ack wait would hand them to another instance while
+// this one still holds them, and both would process them.
+func (r *Runner) maxPause() time.Duration {
+	if r.heartbeat > 0 {
+		return min(r.cfg.MaxNakDelay, r.heartbeat)
+	}
+	return r.cfg.MaxNakDelay
+}
+
+// waitOutage holds the delivery about to be taken while a DLQ outage
+// pauses pulling, or until shutdown.
+func (r *Runner) waitOutage() {
+	until := r.outage.pausedUntil(time.Now())
+	if until.IsZero() {
+		return
+	}
+	t := time.NewTimer(time.Until(until))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.quit:
+	}
+}

@@ -1,0 +1,122 @@
+package bus_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/retrylint/retrylint/runtime/bus"
+	"github.com/retrylint/retrylint/runtime/dlq"
+	"github.com/retrylint/retrylint/runtime/retry"
+)
+
+// switchableDLQ is the DLQ store, refusing writes while down is set.
+type switchableDLQ struct {
+	store *dlq.Store
+	down  atomic.Bool
+}
+
+func (s *switchableDLQ) Write(ctx context.Context, e *dlq.Entry) error {
+	if s.down.Load() {
+		return errors.New("dlq: stream unavailable")
+	}
+	return s.store.Write(ctx, e)
+}
+
+// TestOutagePausesDeliveries: after OutagePauseAfter DLQ writes fail in a
+// row, the runner takes no delivery for the dead-letter retry delay (the
+// good messages behind the dead letters wait, rather than turning the
+// outage into a churn); once the DLQ is back, every message ends acked or
+// dead-lettered, as the server tells.
+func TestOutagePausesDeliveries(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(bus.ConsumerConfig("worker"))
+	dead := &switchableDLQ{store: e.dlq}
+	dead.down.Store(true)
+	for range bus.OutagePauseAfter {
+		e.publish("orders.poison", "{}", nil)
+	}
+	const good = 5
+	for range good {
+		e.publish("orders.good", "{}", nil)
+	}
+
+	const pause = time.Second
+	var mu sync.Mutex
+	var calls []time.Time
+	h := func(_ context.Context, m bus.Msg) error {
+		mu.Lock()
+		calls = append(calls, time.Now())
+		mu.Unlock()
+		if strings.HasSuffix(m.Subject(), "poison") {
+			return retry.Permanent(errors.New("unknown order type"))
+		}
+		return nil
+	}
+	rec := newRecorder()
+	r, err := bus.NewRunner(t.Context(), cons, dead, h, bus.WithLogger(e.log), bus.WithObserver(rec.observe),
+		bus.WithDeadLetterRetryDelay(pause), bus.WithPullMaxMessages(good+bus.OutagePauseAfter))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+
+	// The dead letters come first: their writes fail, then the pause.
+	evs := rec.wait(t, 10*time.Second, "the failed writes", func(evs []timed) bool {
+		n := 0
+		for _, ev := range evs {
+			if ev.DeadLetterErr != nil {
+				n++
+			}
+		}
+		return n >= bus.OutagePauseAfter
+	})
+	var third time.Time
+	for _, ev := range evs {
+		if ev.DeadLetterErr != nil {
+			third = ev.At
+		}
+	}
+	rec.wait(t, 10*time.Second, "the good messages", func(evs []timed) bool {
+		n := 0
+		for _, ev := range evs {
+			if ev.Decision.Action == bus.ActionAck {
+				n++
+			}
+		}
+		return n == good
+	})
+	mu.Lock()
+	var next time.Time
+	for _, c := range calls {
+		if c.After(third) {
+			next = c
+			break
+		}
+	}
+	mu.Unlock()
+	if gap := next.Sub(third); gap < pause*8/10 {
+		t.Errorf("the next handler call came %v after the third failed DLQ write, want a pause of about %v", gap, pause)
+	}
+
+	dead.down.Store(false)
+	waitFor(t, 30*time.Second, "every message acked or dead-lettered", func() bool {
+		info, err := cons.Info(t.Context())
+		return err == nil && info.NumPending == 0 && info.NumAckPending == 0
+	})
+	if n := len(e.entries()); n != bus.OutagePauseAfter {
+		t.Errorf("%d DLQ entries, want %d", n, bus.OutagePauseAfter)
+	}
+}
