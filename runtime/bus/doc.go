@@ -50,6 +50,14 @@
 // between the write and Term leads to a redelivery, a second write that
 // stores nothing, and Term: the DLQ holds exactly one entry.
 //
+// While the DLQ is down, a message whose write failed keeps its verdict
+// (its handler does not run again) and comes back after a delay that
+// doubles per failed write. After OutagePauseAfter failed writes in a row
+// the runner also stops taking deliveries for a while, which stops
+// pulling; the next write, successful, ends the outage. With
+// WithConfirmedSettlement, Ack and Term are requests the server answers,
+// and the event of each delivery says whether it did.
+//
 // # Delays
 //
 // Every redelivery delay is capped (WithMaxNakDelay, default 10 minutes),
