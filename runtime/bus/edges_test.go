@@ -244,13 +244,18 @@ func TestStuckHandlerIsTimedOutAndAbandoned(t *testing.T) {
 }
 
 // TestHandlerTimeoutCancelsTheContext: a handler that honours its context
-// returns when the timeout cancels it; the message is retried.
+// returns when the timeout cancels it (its context has the timeout as its
+// deadline, and ends with DeadlineExceeded); the message is retried.
 func TestHandlerTimeoutCancelsTheContext(t *testing.T) {
 	e := newEnv(t)
 	cons := e.consumer(jetstream.ConsumerConfig{AckWait: 5 * time.Second})
 	var calls atomic.Int32
+	var deadlineIn atomic.Int64
 	_, rec := e.start(cons, func(ctx context.Context, _ bus.Msg) error {
 		if calls.Add(1) == 1 {
+			if dl, ok := ctx.Deadline(); ok {
+				deadlineIn.Store(int64(time.Until(dl)))
+			}
 			<-ctx.Done()
 			return fmt.Errorf("query: %w", ctx.Err())
 		}
@@ -262,6 +267,9 @@ func TestHandlerTimeoutCancelsTheContext(t *testing.T) {
 	if !errors.As(evs[0].Err, &te) || te.Abandoned || !errors.Is(evs[0].Err, context.DeadlineExceeded) ||
 		evs[0].Decision.Action != bus.ActionNakWithDelay || evs[1].Decision.Action != bus.ActionAck {
 		t.Fatalf("events: %s", describe(evs))
+	}
+	if d := time.Duration(deadlineIn.Load()); d <= 0 || d > 200*time.Millisecond {
+		t.Errorf("the handler's context had its deadline in %v, want within the 200ms timeout", d)
 	}
 }
 

@@ -19,8 +19,8 @@ import (
 type slot struct {
 	mu     sync.Mutex
 	msg    jetstream.Msg
-	gen    uint64             // incremented for every message
-	cancel context.CancelFunc // cancels the handler call in flight, nil between calls
+	gen    uint64                  // incremented for every message
+	cancel context.CancelCauseFunc // cancels the handler call in flight, nil between calls
 	// Set for the current message by the watch loop, or by shutdown.
 	timedOut  bool // its handler timed out: no more heartbeats
 	abandoned bool // settled off the worker; the worker must not
@@ -42,7 +42,7 @@ func (s *slot) begin(m jetstream.Msg) {
 
 // calling records the cancel function of the handler call in flight (nil
 // once it returned) and reports whether the call was abandoned meanwhile.
-func (s *slot) calling(cancel context.CancelFunc) (abandoned bool) {
+func (s *slot) calling(cancel context.CancelCauseFunc) (abandoned bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cancel = cancel
@@ -71,7 +71,7 @@ func (s *slot) abandonNow() jetstream.Msg {
 func (s *slot) cancelCall() {
 	s.mu.Lock()
 	if s.cancel != nil {
-		s.cancel()
+		s.cancel(nil)
 	}
 	s.mu.Unlock()
 }
@@ -101,8 +101,9 @@ func (s *slot) tick(w watchTicks) (hb jetstream.Msg, hbErr error, abandon jetstr
 	}
 	s.age++
 	s.sinceHB++
-	if s.cancel != nil && s.age > w.timeout {
-		s.timedOut = true // its context is done: heartbeats stop
+	if s.cancel != nil && s.age > w.timeout && !s.timedOut {
+		s.timedOut = true // heartbeats stop
+		s.cancel(context.DeadlineExceeded)
 	}
 	if s.cancel != nil && !s.abandoned && s.age > w.abandon {
 		s.abandoned = true

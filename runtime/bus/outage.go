@@ -2,6 +2,7 @@ package bus
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,6 +24,9 @@ type outage struct {
 	mu       sync.Mutex
 	failures int       // DLQ writes that failed in a row
 	until    time.Time // no delivery is taken before then
+	// active is set while failures > 0: the check every delivery makes
+	// costs an atomic load, not a lock and a clock reading.
+	active atomic.Bool
 }
 
 // failed records a failed write at now and returns the pause it starts
@@ -31,6 +35,7 @@ func (o *outage) failed(now time.Time, base, ceiling time.Duration) time.Duratio
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.failures++
+	o.active.Store(true)
 	if o.failures < OutagePauseAfter {
 		return 0
 	}
@@ -44,6 +49,7 @@ func (o *outage) succeeded() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.failures, o.until = 0, time.Time{}
+	o.active.Store(false)
 }
 
 // pausedUntil returns the end of the current pause, or the zero time.
@@ -71,6 +77,9 @@ func (r *Runner) maxPause() time.Duration {
 // waitOutage holds the delivery about to be taken while a DLQ outage
 // pauses pulling, or until shutdown.
 func (r *Runner) waitOutage() {
+	if !r.outage.active.Load() {
+		return
+	}
 	until := r.outage.pausedUntil(time.Now())
 	if until.IsZero() {
 		return

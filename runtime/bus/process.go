@@ -63,22 +63,20 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	}
 	var took time.Duration
 	if d.Action == ActionHandle {
-		var start time.Duration
-		if r.observe != nil {
-			start = monotonic()
-		}
 		// The call gets a context of its own, bounded by the handler
 		// timeout and canceled by shutdown after the drain timeout. Its
 		// parent is never canceled, so a call registers with no shared
-		// parent.
-		ctx, cancel := context.WithTimeout(r.callBase, r.handlerTimeout)
+		// parent. One clock reading serves its deadline and the call's
+		// duration.
+		start := time.Now()
+		ctx, cancel := newCallContext(r.callBase, start.Add(r.handlerTimeout))
 		s.calling(cancel)
 		err := r.invoke(ctx, m)
 		abandoned := s.calling(nil)
 		timedOut := ctx.Err() == context.DeadlineExceeded
-		cancel()
+		cancel(nil)
 		if r.observe != nil {
-			took = monotonic() - start
+			took = time.Since(start)
 		}
 		if abandoned {
 			r.calls.returned(s) // the watch loop or shutdown settled it
@@ -156,12 +154,6 @@ func (r *Runner) succeeded(m jetstream.Msg, seq, n uint64, took time.Duration) E
 		Decision: Decision{Action: ActionAck},
 	}
 }
-
-// epoch anchors monotonic.
-var epoch = time.Now()
-
-// monotonic reads only the monotonic clock, which is cheaper than time.Now.
-func monotonic() time.Duration { return time.Since(epoch) }
 
 // invoke runs the handler and turns a panic into a *PanicError.
 func (r *Runner) invoke(ctx context.Context, m jetstream.Msg) (err error) {

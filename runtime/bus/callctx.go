@@ -1,0 +1,43 @@
+package bus
+
+import (
+	"context"
+	"time"
+)
+
+// callContext is the context of one handler call. It is canceled by the
+// watch loop once the call outlives the handler timeout (with
+// context.DeadlineExceeded, as context.WithTimeout would) and by shutdown
+// after the drain timeout (context.Canceled); Deadline reports the handler
+// timeout, so that the handler's own timeouts stay within it.
+//
+// It replaces context.WithTimeout, whose timer, set and stopped on every
+// message, was the largest cost the runner added to a delivery: the watch
+// loop already looks at every call at each tick. The price is precision:
+// the cancellation comes up to one tick after the deadline (a quarter of
+// the timeout, or half the heartbeat interval, whichever is shorter).
+// Contexts a handler derives from it see context.Canceled, not
+// DeadlineExceeded, when the timeout cancels them (context.Cause tells).
+type callContext struct {
+	context.Context // from context.WithCancelCause
+	deadline        time.Time
+}
+
+// newCallContext returns a call's context under parent with the deadline,
+// and the function that cancels it (with a nil cause at the end of the
+// call and at shutdown, with DeadlineExceeded at the timeout).
+func newCallContext(parent context.Context, deadline time.Time) (*callContext, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	return &callContext{Context: ctx, deadline: deadline}, cancel
+}
+
+func (c *callContext) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// Err is DeadlineExceeded when the call was canceled for its timeout.
+func (c *callContext) Err() error {
+	err := c.Context.Err()
+	if err != nil && context.Cause(c.Context) == context.DeadlineExceeded {
+		return context.DeadlineExceeded
+	}
+	return err
+}
