@@ -214,7 +214,10 @@ func WithDrainTimeout(d time.Duration) Option {
 }
 
 // WithHandlerTimeout bounds one handler call (default 5 minutes). When it
-// passes, the handler's context is canceled and the message is settled as
+// passes, the handler's context is canceled (with DeadlineExceeded, within
+// one tick of the runner's watch loop: at most a quarter of the timeout or
+// half the heartbeat interval; its Deadline is the timeout), and the
+// message is settled as
 // a transient failure (*TimeoutError): redelivered after the backoff
 // policy's delay, or dead-lettered on the cap. A call that has not returned
 // within HandlerTimeoutGrace after that is abandoned: its worker settles
