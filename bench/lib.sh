@@ -1,0 +1,47 @@
+# Shared by the bench/ scripts (sourced, not run): timing a command under
+# /usr/bin/time -v, medians, and the report of ratios to a baseline.
+# The caller sets tmp (a scratch directory).
+
+# measure LABEL RUN DIR CMD... runs CMD in DIR, appends "wall-seconds
+# rss-kB exit-status" to $tmp/LABEL.runs and prints the run. It fails on a
+# crash or a usage error (exit status 2); other statuses are recorded
+# (retrylint exits 3 with findings, go vet 1).
+measure() {
+	local label=$1 run=$2 dir=$3 status=0
+	shift 3
+	(cd "$dir" && /usr/bin/time -v -o "$tmp/time" "$@" >/dev/null 2>"$tmp/stderr") || status=$?
+	if ((status == 2 || status >= 126)) || grep -q '^panic: \|^fatal error: ' "$tmp/stderr" ||
+		grep -q '^Command terminated by signal' "$tmp/time"; then
+		echo "$label failed with exit status $status:" >&2
+		tail -n 20 "$tmp/stderr" >&2
+		exit 1
+	fi
+	awk -v status="$status" '
+		/Elapsed \(wall clock\)/ { n = split($NF, t, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + t[i] }
+		/Maximum resident set size/ { rss = $NF }
+		END { print wall, rss, status }' "$tmp/time" | tee -a "$tmp/$label.runs" |
+		awk -v label="$label" -v run="$run" '{ printf "run %-3s %-14s %8.2f s %8.0f MiB   exit %s\n", run, label, $1, $2 / 1024, $3 }'
+}
+
+# median COLUMN FILE prints the median of a column.
+median() {
+	cut -d' ' -f"$1" "$2" | sort -n |
+		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# report BASE LABEL... prints BASE's and each label's median wall time and
+# peak RSS, and their ratios to BASE's medians.
+report() {
+	local base=$1 label wall rss statuses basewall baserss
+	shift
+	basewall=$(median 1 "$tmp/$base.runs") baserss=$(median 2 "$tmp/$base.runs")
+	echo
+	printf '%-14s %10s %8s %10s %8s   %s\n' binary "wall s" "x $base" "RSS MiB" "x $base" "exit statuses"
+	for label in "$base" "$@"; do
+		wall=$(median 1 "$tmp/$label.runs") rss=$(median 2 "$tmp/$label.runs")
+		statuses=$(cut -d' ' -f3 "$tmp/$label.runs" | paste -sd' ')
+		awk -v l="$label" -v w="$wall" -v r="$rss" -v fw="$basewall" -v fr="$baserss" -v s="$statuses" \
+			'BEGIN { printf "%-14s %10.2f %8.2f %10.0f %8.2f   %s\n", l, w, w / fw, r / 1024, r / fr, s }'
+	done
+	echo "(medians; ratios are median / $base median)"
+}
