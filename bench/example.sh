@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Times the README's main command, retrylint on ./examples/..., against
-# go vet -vettool with the same binary, warm (go vet's second run is served
-# by the go command's cache), alternating in one run. See bench/README.md.
+# Times the README's main command, retrylint on ./examples/..., warm (a
+# replay from its run cache) and cold (-cache=false), against go vet
+# -vettool with the same binary, warm (served by the go command's cache),
+# alternating in one run. See bench/README.md.
 #
 #   bench/example.sh
 #
@@ -20,8 +21,10 @@ trap 'rm -rf "$tmp"' EXIT
 echo "retrylint ${patterns[*]} against go vet -vettool, $runs runs, $(nproc) CPUs, $(go env GOVERSION)"
 echo "warm-up (not recorded): go vet -vettool, twice"
 for _ in 1 2; do (cd "$repo" && go vet -vettool="$tmp/retrylint" "${patterns[@]}" >/dev/null 2>&1) || true; done
+"$tmp/retrylint" "${patterns[@]}" >/dev/null 2>&1 || true # fills the run cache
 for ((run = 1; run <= runs; run++)); do
 	measure vet-warm "$run" "$repo" go vet -vettool="$tmp/retrylint" "${patterns[@]}"
-	measure retrylint "$run" "$repo" "$tmp/retrylint" "${patterns[@]}"
+	measure retrylint-warm "$run" "$repo" "$tmp/retrylint" "${patterns[@]}"
+	measure retrylint-cold "$run" "$repo" "$tmp/retrylint" -cache=false "${patterns[@]}"
 done
-report vet-warm retrylint
+report vet-warm retrylint-warm retrylint-cold

@@ -1,6 +1,9 @@
 # Shared by the bench/ scripts (sourced, not run): timing a command under
 # /usr/bin/time -v, medians, and the report of ratios to a baseline.
-# The caller sets tmp (a scratch directory).
+# The caller sets tmp (a scratch directory). retrylint's run cache lives in
+# $tmp/cache; with COLD=1 in the environment, measure empties it before
+# each run, so that every run analyzes.
+export XDG_CACHE_HOME="$tmp/cache"
 
 # measure LABEL RUN DIR CMD... runs CMD in DIR, appends "wall-seconds
 # rss-kB exit-status" to $tmp/LABEL.runs and prints the run. It fails on a
@@ -9,6 +12,7 @@
 measure() {
 	local label=$1 run=$2 dir=$3 status=0
 	shift 3
+	if [[ ${COLD:-} == 1 ]]; then rm -rf "$tmp/cache"; fi
 	(cd "$dir" && /usr/bin/time -v -o "$tmp/time" "$@" >/dev/null 2>"$tmp/stderr") || status=$?
 	if ((status == 2 || status >= 126)) || grep -q '^panic: \|^fatal error: ' "$tmp/stderr" ||
 		grep -q '^Command terminated by signal' "$tmp/time"; then

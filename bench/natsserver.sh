@@ -45,6 +45,7 @@ fi
 
 # shellcheck source=lib.sh
 . "$repo/bench/lib.sh"
+export COLD=1 # every run analyzes: no replay from retrylint's run cache
 
 echo "$module in $workdir, pattern ${patterns[*]}, $runs runs, $(nproc) CPUs, $(go env GOVERSION)"
 echo "warm-up (not recorded): floor"

@@ -872,3 +872,25 @@ func TestVetBadFlag(t *testing.T) {
 		t.Errorf("stderr = %q, want the error once, alone", r.stderr)
 	}
 }
+
+// TestRunCacheOutputIdentical: under every output format, the run replayed
+// from the cache prints what an uncached run prints, byte for byte, with
+// the same status.
+func TestRunCacheOutputIdentical(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, format := range []string{"-format=text", "-json", "-format=sarif", "-format=github"} {
+		uncached := run(t, binary, "-cache=false", format, "./examples/...")
+		first := run(t, binary, format, "./examples/...")
+		replayed := run(t, binary, format, "./examples/...")
+		for name, r := range map[string]result{"first": first, "replayed": replayed} {
+			if r.code != uncached.code || r.stdout != uncached.stdout || r.stderr != uncached.stderr {
+				t.Errorf("%s, %s run: exit %d, %d bytes out, %q; uncached: exit %d, %d bytes out, %q",
+					format, name, r.code, len(r.stdout), r.stderr, uncached.code, len(uncached.stdout), uncached.stderr)
+			}
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "retrylint", "runs"))
+	if err != nil || len(entries) != 4 {
+		t.Errorf("cache entries: %d, %v; want one per format", len(entries), err)
+	}
+}

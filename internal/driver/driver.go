@@ -88,6 +88,7 @@ type runner struct {
 	dir      string // -C: the directory to run in
 	tests    bool
 	afterFix bool // the fixes were applied: what is reported is what they did not cover
+	cache    bool // replay identical earlier runs (cache.go)
 	enabled  map[*analysis.Analyzer]*triState
 }
 
@@ -104,7 +105,25 @@ func (r *runner) run(args []string) int {
 	if patterns[0] == "help" {
 		return r.help(patterns[1:])
 	}
-	return r.analyze(patterns)
+	if r.dir != "" {
+		if err := os.Chdir(r.dir); err != nil {
+			return r.fail(ExitUsage, "-C: %v", err)
+		}
+	}
+	cfg := r.loadConfig()
+	return r.cached(args, func() int { return r.analyze(cfg, patterns) })
+}
+
+// loadConfig is the go/packages configuration of the run's load.
+func (r *runner) loadConfig() *packages.Config {
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: r.tests}
+	if r.tags != "" {
+		cfg.BuildFlags = append(cfg.BuildFlags, "-tags="+r.tags)
+	}
+	if r.modfile != "" {
+		cfg.BuildFlags = append(cfg.BuildFlags, "-modfile="+r.modfile)
+	}
+	return cfg
 }
 
 // parse parses the flags; when they are not all right, or leave nothing
@@ -121,6 +140,7 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	fs.StringVar(&r.baseline, "baseline", "", "a baseline file: if missing, record the findings there; if present, report only findings it does not hold")
 	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod file, as go build -modfile (go.sum beside it)")
 	fs.Int("c", -1, "accepted for compatibility with go vet; context lines are not printed")
+	fs.BoolVar(&r.cache, "cache", true, "replay the output of an identical earlier run (same binary, flags, configuration and sources); -cache=false analyzes anew")
 	r.enabled = make(map[*analysis.Analyzer]*triState)
 	for _, a := range r.analyzers {
 		ts := new(triState)
@@ -213,19 +233,7 @@ func (r *runner) selected() []*analysis.Analyzer {
 // ...") is not repeated on the type-errors line. The exit status is
 // ExitFailure when anything failed to load, even with findings: like type
 // errors, a failed load means the findings may be incomplete.
-func (r *runner) analyze(patterns []string) int {
-	if r.dir != "" {
-		if err := os.Chdir(r.dir); err != nil {
-			return r.fail(ExitUsage, "-C: %v", err)
-		}
-	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: r.tests}
-	if r.tags != "" {
-		cfg.BuildFlags = append(cfg.BuildFlags, "-tags="+r.tags)
-	}
-	if r.modfile != "" {
-		cfg.BuildFlags = append(cfg.BuildFlags, "-modfile="+r.modfile)
-	}
+func (r *runner) analyze(cfg *packages.Config, patterns []string) int {
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return r.fail(ExitFailure, "cannot load packages: %s", cleanLoadError(err))

@@ -1,0 +1,97 @@
+package driver
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// cacheModule writes a one-package module and changes to it.
+func cacheModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod": "module cachedemo\n\ngo 1.26\n",
+		"a.go":   "package cachedemo\n\nfunc A() int { return 1 }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	return dir
+}
+
+// TestRunCacheReplays: a second identical run replays the first's output
+// and status without analyzing; an edited source, other arguments or
+// -cache=false analyze anew; a failed run is not kept.
+func TestRunCacheReplays(t *testing.T) {
+	dir := cacheModule(t)
+	analyses := 0
+	run := func(args []string, cache bool, code int) (string, string) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		r := &runner{progname: "retrylint", stdout: &stdout, stderr: &stderr, cache: cache, tests: true}
+		got := r.cached(args, func() int {
+			analyses++
+			fmt.Fprintf(r.stdout, "finding %d\n", analyses)
+			fmt.Fprintf(r.stderr, "notice %d\n", analyses)
+			return code
+		})
+		if got != code {
+			t.Fatalf("status %d, want %d", got, code)
+		}
+		return stdout.String(), stderr.String()
+	}
+	out1, err1 := run([]string{"./..."}, true, ExitFindings)
+	out2, err2 := run([]string{"./..."}, true, ExitFindings)
+	if analyses != 1 || out2 != out1 || err2 != err1 {
+		t.Fatalf("second run: %d analyses, output %q %q, want 1 and the first run's %q %q", analyses, out2, err2, out1, err1)
+	}
+	if run([]string{"-json", "./..."}, true, ExitFindings); analyses != 2 {
+		t.Errorf("other arguments: %d analyses, want 2", analyses)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package cachedemo\n\nfunc A() int { return 2 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := run([]string{"./..."}, true, ExitFindings); analyses != 3 || out != "finding 3\n" {
+		t.Errorf("edited source: %d analyses, output %q", analyses, out)
+	}
+	if run([]string{"./..."}, false, ExitFindings); analyses != 4 {
+		t.Errorf("-cache=false: %d analyses, want 4", analyses)
+	}
+	run([]string{"-tags=x", "./..."}, true, ExitFailure)
+	run([]string{"-tags=x", "./..."}, true, ExitFailure)
+	if analyses != 6 {
+		t.Errorf("failed runs: %d analyses, want 6 (a failure is not kept)", analyses)
+	}
+}
+
+// TestRunCacheCorruption: an entry that does not check out is ignored (the
+// run analyzes) and rewritten.
+func TestRunCacheCorruption(t *testing.T) {
+	cacheModule(t)
+	c := newRunCache()
+	key := "0123abcd"
+	c.put(key, &cacheEntry{Code: ExitFindings, Stdout: []byte("a.go:1:1: finding\n")})
+	if e := c.get(key); e == nil || string(e.Stdout) != "a.go:1:1: finding\n" || e.Code != ExitFindings {
+		t.Fatalf("round trip: %+v", e)
+	}
+	path := filepath.Join(c.dir, key)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := bytes.Replace(data, []byte(`"Code":3`), []byte(`"Code":0`), 1)
+	for name, content := range map[string][]byte{"tampered": tampered, "truncated": data[:len(data)/2], "empty": nil} {
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if e := c.get(key); e != nil {
+			t.Errorf("%s entry used: %+v", name, e)
+		}
+	}
+}
