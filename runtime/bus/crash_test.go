@@ -168,15 +168,7 @@ func TestServerRestartMidRunLosesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
+	e.run(r)
 
 	for i := 1; i <= total; i++ {
 		if _, err := e.js.PublishAsync("orders."+strconv.Itoa(i), []byte("x")); err != nil {

@@ -192,6 +192,13 @@ func (e *env) start(cons jetstream.Consumer, h bus.Handler, opts ...bus.Option) 
 	if err != nil {
 		e.t.Fatalf("NewRunner: %v", err)
 	}
+	e.run(r)
+	return r, rec
+}
+
+// run runs r until the test ends, and then checks that Run returns in
+// time and without an error.
+func (e *env) run(r *bus.Runner) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
@@ -206,7 +213,6 @@ func (e *env) start(cons jetstream.Consumer, h bus.Handler, opts ...bus.Option) 
 			e.t.Error("Run did not return within 10s of cancel")
 		}
 	})
-	return r, rec
 }
 
 func (e *env) entries() []*dlq.Entry {

@@ -63,15 +63,7 @@ func TestOutagePausesDeliveries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
+	e.run(r)
 
 	// The dead letters come first: their writes fail, then the pause.
 	evs := rec.wait(t, 10*time.Second, "the failed writes", func(evs []timed) bool {
