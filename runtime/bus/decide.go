@@ -4,7 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"syscall"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/retrylint/retrylint/runtime/retry"
 )
@@ -99,7 +105,50 @@ type Config struct {
 	// BackOff[k-1]-BackOff[0] to a NakWithDelay sent on delivery k (measured
 	// on nats-server 2.15); Decide subtracts it (see Decision.Delay).
 	BackOff []time.Duration
+	// Unclassified decides the errors that carry no retry marker (see
+	// retry.Unclassified): true retries one as a transient failure (the
+	// backoff policy's delays, then the DLQ once it is exhausted), false
+	// dead-letters it at once. Nil means WellKnownTransient;
+	// UnclassifiedPermanent is the contract's own rule.
+	Unclassified func(error) bool
 }
+
+// WellKnownTransient is the default Config.Unclassified: of the errors
+// without a retry marker, it takes as transient the failures that a retry
+// commonly cures, so that a service moved onto the runner before its errors
+// are audited does not dead-letter its first outage:
+//
+//   - context.DeadlineExceeded: a deadline of the handler's own calls (an
+//     HTTP client's timeout); the runner's handler timeout is a
+//     *TimeoutError, transient anyway, and its shutdown a context.Canceled,
+//     released anyway;
+//   - a net.Error that is a timeout;
+//   - connection reset and connection refused (syscall.ECONNRESET,
+//     syscall.ECONNREFUSED);
+//   - io.ErrUnexpectedEOF: a connection cut mid-response;
+//   - nats.ErrTimeout, nats.ErrNoResponders and jetstream's
+//     ErrNoStreamResponse: a request to a service or stream that is down.
+//
+// Every other unmarked error is permanent.
+func WellKnownTransient(err error) bool {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded),
+		errors.As(err, &ne) && ne.Timeout(),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, nats.ErrTimeout), errors.Is(err, nats.ErrNoResponders),
+		errors.Is(err, jetstream.ErrNoStreamResponse):
+		return true
+	}
+	return false
+}
+
+// UnclassifiedPermanent is the Config.Unclassified of the contract: an
+// error without a retry marker is permanent, dead-lettered on its first
+// delivery. It suits services whose handlers mark every transient failure
+// (retrylint checks that they keep the marks).
+func UnclassifiedPermanent(error) bool { return false }
 
 // DefaultConfig returns the defaults: cap 100, poison threshold 3 with 5s
 // delays, 5s after a failed DLQ write, delays capped at 10 minutes, the
@@ -112,6 +161,7 @@ func DefaultConfig() Config {
 		DeadLetterRetryDelay: DefaultDeadLetterRetryDelay,
 		MaxNakDelay:          DefaultMaxNakDelay,
 		Backoff:              retry.DefaultPolicy(),
+		Unclassified:         WellKnownTransient,
 	}
 }
 
@@ -170,7 +220,11 @@ type Decision struct {
 //  4. success: Ack;
 //  5. a handler interrupted by shutdown (context.Canceled while stopping):
 //     release (Nak);
-//  6. a permanent error (no retry intent): dead-letter;
+//  6. a permanent error: dead-letter. An error is permanent when marked so,
+//     or when it carries no retry marker and Config.Unclassified does not
+//     take it as transient (by default WellKnownTransient takes timeouts,
+//     refused and reset connections, and NATS timeouts and no-responders;
+//     those continue as in 9);
 //  7. a transient error on the last delivery (NumDelivered >= MaxDeliveries):
 //     dead-letter (ClassLastDelivery);
 //  8. a transient error that carries a delay d: NakWithDelay(d), or Nak when
@@ -210,6 +264,9 @@ func (cfg *Config) withDefaults() Config {
 	if c.Backoff == nil {
 		c.Backoff = defaultPolicy
 	}
+	if c.Unclassified == nil {
+		c.Unclassified = WellKnownTransient
+	}
 	return c
 }
 
@@ -241,6 +298,13 @@ func (cfg *Config) decide(in Input) Decision {
 		return Decision{Action: ActionNak, Class: ClassShutdown, Reason: "handler interrupted by shutdown"}
 	}
 	c := retry.Classify(in.Err)
+	transient := "transient error, policy delay"
+	if c.Kind == retry.KindPermanent && retry.Unclassified(in.Err) {
+		if !cfg.Unclassified(in.Err) {
+			return deadLetter(ClassPermanent, 0, "error without a retry marker, permanent")
+		}
+		c, transient = retry.Classification{Kind: retry.KindRetryable}, "error without a retry marker, taken as transient"
+	}
 	switch {
 	case c.Kind == retry.KindPermanent:
 		return deadLetter(ClassPermanent, 0, "permanent error")
@@ -251,7 +315,7 @@ func (cfg *Config) decide(in Input) Decision {
 	case cfg.Backoff.Exhausted(int(min(n, uint64(maxInt)))):
 		return deadLetter(ClassRetriesExhausted, 0, fmt.Sprintf("backoff policy exhausted after %d attempts", n))
 	default:
-		return cfg.nak(n, cfg.Backoff.Delay(int(min(n, uint64(maxInt)))), 0, ClassTransient, "transient error, policy delay")
+		return cfg.nak(n, cfg.Backoff.Delay(int(min(n, uint64(maxInt)))), 0, ClassTransient, transient)
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
+	"syscall"
 	"testing"
 	"time"
 
@@ -83,9 +86,9 @@ func TestDecide(t *testing.T) {
 		{name: "transient past the last delivery: dead-letter",
 			in:   bus.Input{NumDelivered: 12, Ran: true, Err: retry.Transient(io.EOF)},
 			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassLastDelivery, Reason: "transient error on the last delivery (12 of 10)"}},
-		{name: "permanent: dead-letter",
+		{name: "unmarked: dead-letter",
 			in:   bus.Input{NumDelivered: 1, Ran: true, Err: perm},
-			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "permanent error"}},
+			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "error without a retry marker, permanent"}},
 		{name: "marked permanent over a carrier: dead-letter",
 			in:   bus.Input{NumDelivered: 1, Ran: true, Err: retry.Permanent(retry.RetryAfter(perm, time.Second))},
 			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "permanent error"}},
@@ -110,10 +113,10 @@ func TestDecide(t *testing.T) {
 			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassShutdown, Reason: "handler interrupted by shutdown on the last delivery (10 of 10)"}},
 		{name: "other error while stopping: classified as usual",
 			in:   bus.Input{NumDelivered: 1, Ran: true, Stopping: true, Err: perm},
-			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "permanent error"}},
+			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "error without a retry marker, permanent"}},
 		{name: "canceled while not stopping: an ordinary permanent error",
 			in:   bus.Input{NumDelivered: 1, Ran: true, Err: context.Canceled},
-			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "permanent error"}},
+			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "error without a retry marker, permanent"}},
 		{name: "DLQ write failed: NakWithDelay(5s), never Term",
 			in:   bus.Input{NumDelivered: 1, Ran: true, Err: perm, DeadLetterErr: io.ErrClosedPipe},
 			want: bus.Decision{Action: bus.ActionNakWithDelay, Delay: 5 * time.Second, Requested: 5 * time.Second, Class: bus.ClassDeadLetterFailed, Reason: "dead-letter write failed"}},
@@ -245,5 +248,51 @@ func TestDecideWithAZeroConfigUsesTheDefaults(t *testing.T) {
 	}
 	if d := bus.Decide(bus.Input{NumDelivered: 100, Ran: true, Err: retry.RetryAfter(io.EOF, time.Second)}, &zero); d.Action != bus.ActionDeadLetter {
 		t.Fatalf("delivery 100 of the default 100: %+v", d)
+	}
+}
+
+// TestDecideUnclassified: an error without a retry marker is retried with
+// the policy's delays when WellKnownTransient takes it, dead-lettered
+// otherwise, and always dead-lettered under UnclassifiedPermanent; a mark
+// wins over what the error wraps.
+func TestDecideUnclassified(t *testing.T) {
+	retried := bus.Decision{Action: bus.ActionNakWithDelay, Delay: 4100 * time.Millisecond, Requested: 4100 * time.Millisecond,
+		Class: bus.ClassTransient, Reason: "error without a retry marker, taken as transient"}
+	unmarked := bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "error without a retry marker, permanent"}
+	marked := bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassPermanent, Reason: "permanent error"}
+	dial := &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
+	cases := []struct {
+		name         string
+		err          error
+		want, strict bus.Decision
+	}{
+		{"the handler's own deadline", fmt.Errorf("inventory: %w", context.DeadlineExceeded), retried, unmarked},
+		{"a net timeout", &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}, retried, unmarked},
+		{"connection refused", fmt.Errorf("billing: %w", dial), retried, unmarked},
+		{"connection reset", &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}}, retried, unmarked},
+		{"unexpected EOF", fmt.Errorf("decode response: %w", io.ErrUnexpectedEOF), retried, unmarked},
+		{"NATS request timeout", fmt.Errorf("pricing: %w", nats.ErrTimeout), retried, unmarked},
+		{"NATS no responders", nats.ErrNoResponders, retried, unmarked},
+		{"JetStream stream not answering", jetstream.ErrNoStreamResponse, retried, unmarked},
+		{"a plain error", errors.New("no such customer"), unmarked, unmarked},
+		{"canceled (not by shutdown)", context.Canceled, unmarked, unmarked},
+		{"marked permanent over a timeout", retry.Permanent(fmt.Errorf("quota: %w", context.DeadlineExceeded)), marked, marked},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := bus.Input{NumDelivered: 3, Ran: true, Err: tc.err}
+			cfg := testConfig(t)
+			if got := bus.Decide(in, &cfg); got != tc.want {
+				t.Errorf("default:\n%+v\nwant\n%+v", got, tc.want)
+			}
+			cfg.Unclassified = nil // the zero Config's default is the same
+			if got := bus.Decide(in, &cfg); got != tc.want {
+				t.Errorf("nil Unclassified:\n%+v\nwant\n%+v", got, tc.want)
+			}
+			cfg.Unclassified = bus.UnclassifiedPermanent
+			if got := bus.Decide(in, &cfg); got != tc.strict {
+				t.Errorf("UnclassifiedPermanent:\n%+v\nwant\n%+v", got, tc.strict)
+			}
+		})
 	}
 }

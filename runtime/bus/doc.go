@@ -10,7 +10,11 @@
 //	error carrying RetryDelay() d, d > 0          NakWithDelay(d)
 //	same, d == 0                                  Nak
 //	transient error without a delay               NakWithDelay(backoff policy delay for the attempt)
-//	error with no retry intent (permanent)        DLQ write, checked, then Term
+//	error marked permanent                        DLQ write, checked, then Term
+//	error without a retry marker                  as transient without a delay if WellKnownTransient
+//	                                              (timeouts, refused/reset connections, NATS timeouts and
+//	                                              no-responders), else as permanent; WithUnclassified
+//	                                              (UnclassifiedPermanent) makes every one permanent
 //	undecodable payload                           NakWithDelay(5s) until delivery 3, then DLQ + Term
 //	transient error on the last delivery          DLQ write, checked, then Term
 //	delivery past the cap (handler not run)       DLQ write, checked, then Term

@@ -310,3 +310,19 @@ func WithConfirmedSettlement(js jetstream.JetStream) Option {
 		return nil
 	}
 }
+
+// WithUnclassified sets what becomes of an error without a retry marker
+// (Config.Unclassified): f reports whether it is transient. The default,
+// WellKnownTransient, retries timeouts, refused and reset connections and
+// NATS timeouts and no-responders with the backoff policy's delays;
+// WithUnclassified(UnclassifiedPermanent) dead-letters every unmarked
+// error on its first delivery, as the contract says.
+func WithUnclassified(f func(error) bool) Option {
+	return func(r *Runner) error {
+		if f == nil {
+			return fmt.Errorf("%w: nil Unclassified", ErrInvalidOption)
+		}
+		r.cfg.Unclassified = f
+		return nil
+	}
+}

@@ -160,6 +160,18 @@ func Classify(err error) Classification {
 	return c
 }
 
+// Unclassified reports whether err, non-nil, carries no retry marker at
+// all (no Permanent, RetryDelay or Retryable anywhere in its chain).
+// Classify calls such an error permanent, as the contract does; a runner
+// may decide otherwise (package bus, WithUnclassified).
+func Unclassified(err error) bool {
+	if err == nil {
+		return false
+	}
+	_, found := classify(err, 0)
+	return !found
+}
+
 // maxDepth bounds the walk over pathological (cyclic) chains.
 const maxDepth = 100
 
