@@ -102,9 +102,23 @@ func (s *Store) Delete(ctx context.Context, seq uint64) error {
 type ReplayOption func(*replayOpts) error
 
 type replayOpts struct {
-	seqs   map[uint64]bool
-	filter func(*Entry) bool
-	delete bool
+	seqs     map[uint64]bool
+	filter   func(*Entry) bool
+	delete   bool
+	progress func(done int, r Replayed)
+}
+
+// ReplayProgress calls f after each entry is republished (and deleted,
+// with ReplayDelete), with the number replayed so far: a long replay can
+// report how far it got.
+func ReplayProgress(f func(done int, r Replayed)) ReplayOption {
+	return func(o *replayOpts) error {
+		if f == nil {
+			return fmt.Errorf("%w: nil replay progress", ErrInvalidOption)
+		}
+		o.progress = f
+		return nil
+	}
 }
 
 // ReplaySeqs replays only the entries at these DLQ sequences.
@@ -202,6 +216,9 @@ func (s *Store) Replay(ctx context.Context, opts ...ReplayOption) ([]Replayed, e
 			if err := s.Delete(ctx, e.Seq); err != nil {
 				return done, err
 			}
+		}
+		if o.progress != nil {
+			o.progress(len(done), done[len(done)-1])
 		}
 	}
 	return done, nil
