@@ -57,7 +57,7 @@ func TestBackOffIsCompensated(t *testing.T) {
 		}
 		return nil
 	})
-	if got := r.Config().BackOff; len(got) != 2 {
+	if got := r.Config().ConsumerBackOff; len(got) != 2 {
 		t.Fatalf("runner did not read the consumer's BackOff: %v", got)
 	}
 	e.publish("orders.1", "x", nil)

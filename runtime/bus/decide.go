@@ -101,10 +101,11 @@ type Config struct {
 	MaxNakDelay time.Duration
 	// Backoff chooses the delay of transient errors that carry none.
 	Backoff *retry.Policy
-	// BackOff is the consumer's BackOff list, if any. The server adds
+	// ConsumerBackOff is the consumer's BackOff list, if any (not to be
+	// confused with Backoff, the policy). The server adds
 	// BackOff[k-1]-BackOff[0] to a NakWithDelay sent on delivery k (measured
 	// on nats-server 2.15); Decide subtracts it (see Decision.Delay).
-	BackOff []time.Duration
+	ConsumerBackOff []time.Duration
 	// Unclassified decides the errors that carry no retry marker (see
 	// retry.Unclassified): true retries one as a transient failure (the
 	// backoff policy's delays, then the DLQ once it is exhausted), false
@@ -303,7 +304,7 @@ func (cfg *Config) decide(in Input) Decision {
 		if !cfg.Unclassified(in.Err) {
 			return deadLetter(ClassPermanent, 0, "error without a retry marker, permanent")
 		}
-		c, transient = retry.Classification{Kind: retry.KindRetryable}, "error without a retry marker, taken as transient"
+		c, transient = retry.Classification{Kind: retry.KindTransient}, "error without a retry marker, taken as transient"
 	}
 	switch {
 	case c.Kind == retry.KindPermanent:
@@ -328,7 +329,7 @@ func deadLetter(c Class, carried time.Duration, reason string) Decision {
 // nak returns a redelivery decision for delivery n that aims at delay d.
 func (cfg *Config) nak(n uint64, d, carried time.Duration, c Class, reason string) Decision {
 	d = min(max(d, 0), cfg.MaxNakDelay)
-	send := Compensate(d, n, cfg.BackOff)
+	send := Compensate(d, n, cfg.ConsumerBackOff)
 	if send > 0 {
 		return Decision{Action: ActionNakWithDelay, Delay: send, Requested: d, Class: c, RetryDelay: carried, Reason: reason}
 	}

@@ -125,15 +125,17 @@ func TestDecide(t *testing.T) {
 			want: bus.Decision{Action: bus.ActionNakWithDelay, Delay: 5 * time.Second, Requested: 5 * time.Second, Class: bus.ClassDeadLetterFailed, Reason: "dead-letter write failed"}},
 		{name: "BackOff stretch is subtracted",
 			in:    bus.Input{NumDelivered: 2, Ran: true, Err: retry.RetryAfter(io.EOF, 3*time.Second)},
-			cfgFn: func(c *bus.Config) { c.BackOff = []time.Duration{time.Second, 2 * time.Second} },
+			cfgFn: func(c *bus.Config) { c.ConsumerBackOff = []time.Duration{time.Second, 2 * time.Second} },
 			want:  bus.Decision{Action: bus.ActionNakWithDelay, Delay: 2 * time.Second, Requested: 3 * time.Second, RetryDelay: 3 * time.Second, Class: bus.ClassTransient, Reason: "transient error"}},
 		{name: "BackOff stretch applies to the DLQ retry delay too",
-			in:    bus.Input{NumDelivered: 3, DeadLetterErr: io.ErrClosedPipe},
-			cfgFn: func(c *bus.Config) { c.BackOff = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} },
-			want:  bus.Decision{Action: bus.ActionNakWithDelay, Delay: 2 * time.Second, Requested: 5 * time.Second, Class: bus.ClassDeadLetterFailed, Reason: "dead-letter write failed"}},
+			in: bus.Input{NumDelivered: 3, DeadLetterErr: io.ErrClosedPipe},
+			cfgFn: func(c *bus.Config) {
+				c.ConsumerBackOff = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}
+			},
+			want: bus.Decision{Action: bus.ActionNakWithDelay, Delay: 2 * time.Second, Requested: 5 * time.Second, Class: bus.ClassDeadLetterFailed, Reason: "dead-letter write failed"}},
 		{name: "BackOff with zero delay stays a Nak",
 			in:    bus.Input{NumDelivered: 2, Ran: true, Err: retry.RetryAfter(io.EOF, 0)},
-			cfgFn: func(c *bus.Config) { c.BackOff = []time.Duration{time.Second, 2 * time.Second} },
+			cfgFn: func(c *bus.Config) { c.ConsumerBackOff = []time.Duration{time.Second, 2 * time.Second} },
 			want:  bus.Decision{Action: bus.ActionNak, Class: bus.ClassTransient, Reason: "transient error"}},
 	}
 	for _, tc := range cases {

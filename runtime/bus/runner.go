@@ -84,6 +84,25 @@ type Runner struct {
 
 	unconfirmed chan struct{}  // a slot per confirmed settlement awaiting its answer
 	confirming  sync.WaitGroup // those settlements; Run waits for them
+
+	stopReq  chan struct{} // closed by Drain and Stop: Run shuts down as on cancel
+	stopOnce sync.Once
+	stopNow  atomic.Bool // Stop: no drain time for running handlers
+}
+
+// Drain shuts the runner down as canceling Run's context does: it stops
+// pulling, releases the messages no handler started, and lets running
+// handlers finish within the drain timeout. It does not wait: Run returns
+// once the runner is done. Drain before Run makes Run return at once.
+func (r *Runner) Drain() { r.stopOnce.Do(func() { close(r.stopReq) }) }
+
+// Stop shuts the runner down without drain time: as Drain, but the
+// running handlers' contexts are canceled at once, and their messages are
+// settled as interrupted by shutdown (released, or dead-lettered on the
+// cap). It does not wait: Run returns once the runner is done.
+func (r *Runner) Stop() {
+	r.stopNow.Store(true)
+	r.Drain()
 }
 
 // NewRunner returns a runner of h over cons that dead-letters through dead.
@@ -105,6 +124,7 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		log:            slog.Default(),
 		confirmTimeout: DefaultConfirmTimeout,
 		unconfirmed:    make(chan struct{}, maxUnconfirmed),
+		stopReq:        make(chan struct{}),
 	}
 	for _, opt := range opts {
 		if err := opt(r); err != nil {
@@ -145,7 +165,7 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		if r.backOffMode == BackOffRefuse {
 			return nil, fmt.Errorf("%w: consumer %s BackOff %v", ErrConsumerBackOff, info.Name, cc.BackOff)
 		}
-		r.cfg.BackOff = append([]time.Duration(nil), cc.BackOff...)
+		r.cfg.ConsumerBackOff = append([]time.Duration(nil), cc.BackOff...)
 		for _, b := range cc.BackOff {
 			ackWait = min(ackWait, b)
 		}
@@ -253,6 +273,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	var runErr error
 	select {
 	case <-ctx.Done():
+	case <-r.stopReq:
 	case err := <-fatal:
 		runErr = fmt.Errorf("%w: %w", ErrConsumerGone, err)
 	case <-cc.Closed():
@@ -300,14 +321,18 @@ func (r *Runner) shutdown(cc jetstream.ConsumeContext, workers *sync.WaitGroup, 
 		workers.Wait()
 		close(idle)
 	}()
-	drain := time.NewTimer(r.drainTimeout)
+	drainTimeout := r.drainTimeout
+	if r.stopNow.Load() {
+		drainTimeout = 0
+	}
+	drain := time.NewTimer(drainTimeout)
 	defer drain.Stop()
 	select {
 	case <-idle:
 		return
 	case <-drain.C:
 	}
-	r.log.Warn("bus: drain timeout; canceling running handlers", "timeout", r.drainTimeout)
+	r.log.Warn("bus: drain timeout; canceling running handlers", "timeout", drainTimeout)
 	hcancel()
 	for _, s := range r.workerSlots() {
 		s.cancelCall()

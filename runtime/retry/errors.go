@@ -17,9 +17,9 @@ type Delayer interface {
 	RetryDelay() time.Duration
 }
 
-// TransientError is a transient failure that asks to be retried after Delay.
+// DelayedError is a transient failure that asks to be retried after Delay.
 // RetryAfter returns one.
-type TransientError struct {
+type DelayedError struct {
 	Err   error         // the cause; never nil
 	Delay time.Duration // never negative
 }
@@ -31,19 +31,19 @@ func RetryAfter(err error, delay time.Duration) error {
 	if err == nil {
 		err = ErrRetryRequested
 	}
-	return &TransientError{Err: err, Delay: max(delay, 0)}
+	return &DelayedError{Err: err, Delay: max(delay, 0)}
 }
 
 // Error returns the cause's text with the delay.
-func (e *TransientError) Error() string {
+func (e *DelayedError) Error() string {
 	return fmt.Sprintf("%v (retry after %v)", e.Err, e.Delay)
 }
 
 // Unwrap returns the cause.
-func (e *TransientError) Unwrap() error { return e.Err }
+func (e *DelayedError) Unwrap() error { return e.Err }
 
 // RetryDelay returns the requested delay.
-func (e *TransientError) RetryDelay() time.Duration { return e.Delay }
+func (e *DelayedError) RetryDelay() time.Duration { return e.Delay }
 
 // RetryDelay reports the delay carried by the first value in err's chain that
 // has a RetryDelay() time.Duration method. ok is false when there is none.
@@ -56,9 +56,9 @@ func RetryDelay(err error) (d time.Duration, ok bool) {
 	return max(rd.RetryDelay(), 0), true
 }
 
-// RetryableError is a transient failure without a delay of its own: the
+// TransientError is a transient failure without a delay of its own: the
 // caller's backoff Policy chooses the delay. Transient returns one.
-type RetryableError struct {
+type TransientError struct {
 	Err error // the cause; never nil
 }
 
@@ -68,17 +68,17 @@ func Transient(err error) error {
 	if err == nil {
 		err = ErrRetryRequested
 	}
-	return &RetryableError{Err: err}
+	return &TransientError{Err: err}
 }
 
 // Error returns the cause's text.
-func (e *RetryableError) Error() string { return e.Err.Error() }
+func (e *TransientError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the cause.
-func (e *RetryableError) Unwrap() error { return e.Err }
+func (e *TransientError) Unwrap() error { return e.Err }
 
 // Retryable reports true: the failure is transient.
-func (e *RetryableError) Retryable() bool { return true }
+func (e *TransientError) Retryable() bool { return true }
 
 // PermanentError is a failure that must not be retried. Permanent returns
 // one.
@@ -115,9 +115,9 @@ const (
 	KindPermanent
 	// KindDelayed is a transient error that carries its own delay.
 	KindDelayed
-	// KindRetryable is a transient error whose delay the backoff policy
+	// KindTransient is a transient error whose delay the backoff policy
 	// chooses.
-	KindRetryable
+	KindTransient
 )
 
 // String returns the kind's name.
@@ -129,8 +129,8 @@ func (k Kind) String() string {
 		return "permanent"
 	case KindDelayed:
 		return "delayed"
-	case KindRetryable:
-		return "retryable"
+	case KindTransient:
+		return "transient"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -143,7 +143,7 @@ type Classification struct {
 
 // Transient reports whether the error asks to be retried.
 func (c Classification) Transient() bool {
-	return c.Kind == KindDelayed || c.Kind == KindRetryable
+	return c.Kind == KindDelayed || c.Kind == KindTransient
 }
 
 // Classify returns the retry intent of err. The first marker met in a depth
@@ -186,7 +186,7 @@ func classify(err error, depth int) (Classification, bool) {
 		return Classification{Kind: KindDelayed, Delay: max(e.RetryDelay(), 0)}, true
 	}
 	if e, ok := err.(interface{ Retryable() bool }); ok && e.Retryable() {
-		return Classification{Kind: KindRetryable}, true
+		return Classification{Kind: KindTransient}, true
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
@@ -202,7 +202,7 @@ func classify(err error, depth int) (Classification, bool) {
 }
 
 // TypeNames returns the dynamic type names along err's chain in depth first
-// order, for evidence and logs: "*retry.TransientError", "*fmt.wrapError"...
+// order, for evidence and logs: "*retry.DelayedError", "*fmt.wrapError"...
 func TypeNames(err error) []string {
 	var names []string
 	var walk func(error, int)

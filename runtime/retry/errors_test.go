@@ -56,9 +56,9 @@ func TestRetryAfterClampsNegativeDelay(t *testing.T) {
 
 func TestTransientErrorMethods(t *testing.T) {
 	err := retry.RetryAfter(io.EOF, 3*time.Second)
-	var te *retry.TransientError
+	var te *retry.DelayedError
 	if !errors.As(err, &te) {
-		t.Fatal("RetryAfter does not return a *TransientError")
+		t.Fatal("RetryAfter does not return a *DelayedError")
 	}
 	if te.Unwrap() != io.EOF || te.RetryDelay() != 3*time.Second {
 		t.Fatalf("Unwrap/RetryDelay = %v/%v", te.Unwrap(), te.RetryDelay())
@@ -121,12 +121,12 @@ func TestClassify(t *testing.T) {
 		{"plain error is permanent", io.EOF, retry.KindPermanent, 0},
 		{"RetryAfter", delayed, retry.KindDelayed, time.Second},
 		{"RetryAfter zero", retry.RetryAfter(io.EOF, 0), retry.KindDelayed, 0},
-		{"Transient", retry.Transient(io.EOF), retry.KindRetryable, 0},
-		{"wrapped Transient", fmt.Errorf("x: %w", retry.Transient(io.EOF)), retry.KindRetryable, 0},
+		{"Transient", retry.Transient(io.EOF), retry.KindTransient, 0},
+		{"wrapped Transient", fmt.Errorf("x: %w", retry.Transient(io.EOF)), retry.KindTransient, 0},
 		{"Permanent", retry.Permanent(io.EOF), retry.KindPermanent, 0},
 		{"Permanent outside RetryAfter wins", retry.Permanent(delayed), retry.KindPermanent, 0},
 		{"RetryAfter outside Permanent wins", retry.RetryAfter(retry.Permanent(io.EOF), 2*time.Second), retry.KindDelayed, 2 * time.Second},
-		{"Join: first marker wins", errors.Join(retry.Transient(io.EOF), delayed), retry.KindRetryable, 0},
+		{"Join: first marker wins", errors.Join(retry.Transient(io.EOF), delayed), retry.KindTransient, 0},
 		{"Join: markers after plain errors", errors.Join(io.EOF, delayed), retry.KindDelayed, time.Second},
 		{"Permanent() false is no marker", fmt.Errorf("x: %w", notPermanent{delayed}), retry.KindDelayed, time.Second},
 		{"Retryable() false is no marker", notRetryable{}, retry.KindPermanent, 0},
@@ -136,7 +136,7 @@ func TestClassify(t *testing.T) {
 		if c.Kind != tc.kind || c.Delay != tc.delay {
 			t.Errorf("%s: Classify = %v/%v, want %v/%v", tc.name, c.Kind, c.Delay, tc.kind, tc.delay)
 		}
-		if want := tc.kind == retry.KindDelayed || tc.kind == retry.KindRetryable; c.Transient() != want {
+		if want := tc.kind == retry.KindDelayed || tc.kind == retry.KindTransient; c.Transient() != want {
 			t.Errorf("%s: Transient() = %v", tc.name, c.Transient())
 		}
 	}
@@ -154,8 +154,8 @@ func (notRetryable) Error() string   { return "no" }
 func (notRetryable) Retryable() bool { return false }
 
 func TestKindString(t *testing.T) {
-	got := []string{retry.KindNone.String(), retry.KindPermanent.String(), retry.KindDelayed.String(), retry.KindRetryable.String(), retry.Kind(9).String()}
-	want := []string{"none", "permanent", "delayed", "retryable", "Kind(9)"}
+	got := []string{retry.KindNone.String(), retry.KindPermanent.String(), retry.KindDelayed.String(), retry.KindTransient.String(), retry.Kind(9).String()}
+	want := []string{"none", "permanent", "delayed", "transient", "Kind(9)"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Kind strings = %q, want %q", got, want)
 	}
@@ -164,7 +164,7 @@ func TestKindString(t *testing.T) {
 func TestTypeNames(t *testing.T) {
 	err := fmt.Errorf("ctx: %w", errors.Join(retry.RetryAfter(io.EOF, time.Second), retry.Permanent(io.ErrClosedPipe)))
 	got := retry.TypeNames(err)
-	want := []string{"*fmt.wrapError", "*errors.joinError", "*retry.TransientError", "*errors.errorString", "*retry.PermanentError", "*errors.errorString"}
+	want := []string{"*fmt.wrapError", "*errors.joinError", "*retry.DelayedError", "*errors.errorString", "*retry.PermanentError", "*errors.errorString"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("TypeNames = %q, want %q", got, want)
 	}
@@ -184,8 +184,8 @@ func TestErrorTexts(t *testing.T) {
 	if !errors.As(retry.Permanent(io.EOF), &pe) || pe.Unwrap() != io.EOF {
 		t.Error("PermanentError does not unwrap to its cause")
 	}
-	var re *retry.RetryableError
+	var re *retry.TransientError
 	if !errors.As(retry.Transient(io.EOF), &re) || re.Unwrap() != io.EOF {
-		t.Error("RetryableError does not unwrap to its cause")
+		t.Error("TransientError does not unwrap to its cause")
 	}
 }

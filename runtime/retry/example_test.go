@@ -33,7 +33,7 @@ func ExampleClassify() {
 	// Output:
 	// permanent 0s
 	// delayed 1s
-	// retryable 0s
+	// transient 0s
 	// permanent 0s
 }
 
