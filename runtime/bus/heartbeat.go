@@ -152,6 +152,10 @@ func (r *Runner) watch(ctx context.Context, replace func(*slot)) {
 				if err != nil {
 					r.log.Debug("bus: heartbeat", "subject", m.Subject(), "err", err)
 				}
+				if m != nil && r.onHeartbeat != nil {
+					_, seq, _ := ackInfo(m.Reply())
+					r.onHeartbeat(Heartbeat{Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(), StreamSeq: seq, Err: err})
+				}
 				if abandon != nil {
 					r.abandon(s, abandon, replace, false)
 				}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,4 +131,49 @@ func ExampleChain() {
 	// Output:
 	// bus: handler panic: nil order
 	// dead-letter permanent
+}
+
+// TestMiddlewareOnTheServer runs a chain of the three middleware in a
+// runner: the panic Recover turns into an error is dead-lettered with the
+// stack in the evidence and terminated; the call Timeout cuts short is
+// retried and then acked; Logger logs both.
+func TestMiddlewareOnTheServer(t *testing.T) {
+	e := newEnv(t)
+	adv := e.captureAdvisories()
+	cons := e.consumer(bus.ConsumerConfig("worker"))
+	panicked := e.publish("orders.panic", "{}", nil)
+	e.publish("orders.slow", "{}", nil)
+	var logs bytes.Buffer
+	l := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	var slowCalls atomic.Int32
+	h := bus.Chain(func(ctx context.Context, m bus.Msg) error {
+		if m.Subject() == "orders.panic" {
+			panic("nil order")
+		}
+		if slowCalls.Add(1) == 1 {
+			<-ctx.Done()
+			return ctx.Err()
+		}
+		return nil
+	}, bus.Logger(l), bus.Recover(), bus.Timeout(100*time.Millisecond))
+	_, rec := e.start(cons, h, bus.WithBackoff(fastPolicy(t)), bus.WithUnclassified(bus.UnclassifiedPermanent))
+	rec.wait(t, 10*time.Second, "three outcomes", count(3))
+	waitFor(t, 10*time.Second, "nothing pending", func() bool {
+		info := e.info(cons)
+		return info.NumPending == 0 && info.NumAckPending == 0
+	})
+	entries := e.entries()
+	if len(entries) != 1 || entries[0].StreamSeq != panicked || !strings.Contains(entries[0].Error, "bus: handler panic: nil order") ||
+		!strings.Contains(entries[0].Error, "Recover") {
+		t.Fatalf("DLQ entries: %+v", entries)
+	}
+	if got := adv.terminated(); len(got) != 1 || got[0] != panicked {
+		t.Errorf("terminated %v, want [%d]", got, panicked)
+	}
+	if slowCalls.Load() != 2 {
+		t.Errorf("%d calls of the slow message, want 2 (cut short, then retried)", slowCalls.Load())
+	}
+	if n := strings.Count(logs.String(), "bus: handler failed"); n != 2 || !strings.Contains(logs.String(), "bus: handled") {
+		t.Errorf("logs:\n%s", logs.String())
+	}
 }

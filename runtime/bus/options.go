@@ -326,3 +326,23 @@ func WithUnclassified(f func(error) bool) Option {
 		return nil
 	}
 }
+
+// Heartbeat is an InProgress the runner sent for a message whose handler
+// runs long, and its result.
+type Heartbeat struct {
+	Stream, Consumer, Subject string
+	StreamSeq                 uint64
+	Err                       error // the InProgress call's error
+}
+
+// WithHeartbeatObserver calls f after each heartbeat, from the runner's
+// watch loop: it must be fast.
+func WithHeartbeatObserver(f func(Heartbeat)) Option {
+	return func(r *Runner) error {
+		if f == nil {
+			return fmt.Errorf("%w: nil heartbeat observer", ErrInvalidOption)
+		}
+		r.onHeartbeat = f
+		return nil
+	}
+}

@@ -65,6 +65,7 @@ type Runner struct {
 	dlqTimeout     time.Duration
 	log            *slog.Logger
 	observe        func(Event)
+	onHeartbeat    func(Heartbeat)     // WithHeartbeatObserver
 	confirmJS      jetstream.JetStream // WithConfirmedSettlement; nil when off
 	confirmTimeout time.Duration
 	beforeTerm     func(*dlq.Entry) // test hook: between the DLQ write and Term

@@ -3,12 +3,13 @@
 // whose attributes are the runner's decision; trace context injected into
 // dead-letter entries, so that a replay continues the trace; and metrics
 // of deliveries by outcome, handler time, DLQ writes and failures, and
-// redelivery delays. It is a package of its own so that users of package
+// redelivery delays, and heartbeats. It is a package of its own so that users of package
 // bus who do not want OpenTelemetry do not import it.
 //
 //	inst, err := otelbus.New(otel.GetTracerProvider(), otel.GetMeterProvider(), otel.GetTextMapPropagator())
 //	r, err := bus.NewRunner(ctx, cons, inst.DeadLetterWriter(store),
-//		bus.Chain(handler, inst.Middleware()), bus.WithObserver(inst.Observe))
+//		bus.Chain(handler, inst.Middleware()), bus.WithObserver(inst.Observe),
+//		bus.WithHeartbeatObserver(inst.ObserveHeartbeat))
 //
 // The middleware starts the span before the handler runs (so the
 // handler's own spans are its children) and the observer ends it once the
@@ -51,6 +52,7 @@ type Instrumentation struct {
 	handlerTime metric.Float64Histogram
 	dlqWrites   metric.Int64Counter
 	nakDelay    metric.Float64Histogram
+	heartbeats  metric.Int64Counter
 
 	mu   sync.Mutex
 	open map[delivery]trace.Span
@@ -86,7 +88,21 @@ func New(tp trace.TracerProvider, mp metric.MeterProvider, prop propagation.Text
 		metric.WithDescription("Delays of the redeliveries the runner asked for.")); err != nil {
 		return nil, err
 	}
+	if in.heartbeats, err = m.Int64Counter("bus.heartbeats",
+		metric.WithDescription("InProgress heartbeats sent for long handler calls, by result (ok or failed).")); err != nil {
+		return nil, err
+	}
 	return in, nil
+}
+
+// ObserveHeartbeat is the runner's heartbeat observer
+// (bus.WithHeartbeatObserver): it counts heartbeats, by result.
+func (in *Instrumentation) ObserveHeartbeat(h bus.Heartbeat) {
+	result := "ok"
+	if h.Err != nil {
+		result = "failed"
+	}
+	in.heartbeats.Add(context.Background(), 1, metric.WithAttributes(attribute.String("result", result)))
 }
 
 // Middleware extracts the trace context from each message's headers and

@@ -141,6 +141,16 @@ func TestSpansAndMetrics(t *testing.T) {
 		t.Errorf("the DLQ entry carries span %v, want the dead-lettering delivery's", sc.SpanID())
 	}
 
+	counts := counters(t, reader)
+	if counts["bus.deliveries ack"] != 1 || counts["bus.deliveries dead-letter"] != 1 || counts["bus.dlq.writes ok"] != 1 {
+		t.Errorf("counters: %v", counts)
+	}
+}
+
+// counters collects the counters of reader: name, then the action or
+// result attribute, to the sum of their values.
+func counters(t *testing.T, reader *sdkmetric.ManualReader) map[string]int64 {
+	t.Helper()
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)
@@ -161,8 +171,58 @@ func TestSpansAndMetrics(t *testing.T) {
 			}
 		}
 	}
-	if counts["bus.deliveries ack"] != 1 || counts["bus.deliveries dead-letter"] != 1 || counts["bus.dlq.writes ok"] != 1 {
-		t.Errorf("counters: %v", counts)
+	return counts
+}
+
+// TestHeartbeats: a handler that runs for several heartbeat intervals
+// gets heartbeats, and the instrumentation counts them.
+func TestHeartbeats(t *testing.T) {
+	srv := natstest.Start(t)
+	_, js := srv.MustConnect(t)
+	ctx := t.Context()
+	st, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := dlq.New(ctx, js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := st.CreateOrUpdateConsumer(ctx, bus.ConsumerConfig("billing"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := sdkmetric.NewManualReader()
+	inst, err := otelbus.New(sdktrace.NewTracerProvider(), sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)), propagation.TraceContext{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, "orders.slow", nil); err != nil {
+		t.Fatal(err)
+	}
+	handled := make(chan struct{})
+	r, err := bus.NewRunner(ctx, cons, store, func(context.Context, bus.Msg) error {
+		time.Sleep(300 * time.Millisecond)
+		return nil
+	}, bus.WithHeartbeat(40*time.Millisecond), bus.WithHeartbeatObserver(inst.ObserveHeartbeat),
+		bus.WithObserver(func(bus.Event) { close(handled) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(runCtx) }()
+	select {
+	case <-handled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("not handled")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := counters(t, reader)["bus.heartbeats ok"]; n < 2 {
+		t.Errorf("%d heartbeats counted over a 300ms call with a 40ms interval, want several", n)
 	}
 }
 
