@@ -30,21 +30,8 @@ import (
 // the DLQ entry carries the dead-lettering delivery's trace context; the
 // metrics count the outcomes and the DLQ write.
 func TestSpansAndMetrics(t *testing.T) {
-	srv := natstest.Start(t)
-	_, js := srv.MustConnect(t)
+	js, store, cons := setup(t)
 	ctx := t.Context()
-	st, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := dlq.New(ctx, js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cons, err := st.CreateOrUpdateConsumer(ctx, bus.ConsumerConfig("billing"))
-	if err != nil {
-		t.Fatal(err)
-	}
 
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
@@ -147,6 +134,27 @@ func TestSpansAndMetrics(t *testing.T) {
 	}
 }
 
+// setup starts a server with an ORDERS stream, a DLQ and a consumer.
+func setup(t *testing.T) (jetstream.JetStream, *dlq.Store, jetstream.Consumer) {
+	t.Helper()
+	srv := natstest.Start(t)
+	_, js := srv.MustConnect(t)
+	ctx := t.Context()
+	st, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := dlq.New(ctx, js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := st.CreateOrUpdateConsumer(ctx, bus.ConsumerConfig("billing"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js, store, cons
+}
+
 // counters collects the counters of reader: name, then the action or
 // result attribute, to the sum of their values.
 func counters(t *testing.T, reader *sdkmetric.ManualReader) map[string]int64 {
@@ -177,21 +185,8 @@ func counters(t *testing.T, reader *sdkmetric.ManualReader) map[string]int64 {
 // TestHeartbeats: a handler that runs for several heartbeat intervals
 // gets heartbeats, and the instrumentation counts them.
 func TestHeartbeats(t *testing.T) {
-	srv := natstest.Start(t)
-	_, js := srv.MustConnect(t)
+	js, store, cons := setup(t)
 	ctx := t.Context()
-	st, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := dlq.New(ctx, js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cons, err := st.CreateOrUpdateConsumer(ctx, bus.ConsumerConfig("billing"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	reader := sdkmetric.NewManualReader()
 	inst, err := otelbus.New(sdktrace.NewTracerProvider(), sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)), propagation.TraceContext{})
 	if err != nil {
