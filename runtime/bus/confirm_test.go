@@ -49,9 +49,8 @@ func TestConfirmedSettlement(t *testing.T) {
 		info, err := cons.Info(t.Context())
 		return err == nil && info.NumPending == 0 && info.NumAckPending == 0
 	})
-	if got := adv.terminated(); !slices.Equal(got, []uint64{bad}) {
-		t.Errorf("the server terminated %v, want [%d]", got, bad)
-	}
+	// The advisory is stored apart from the Term: wait for it.
+	waitFor(t, 5*time.Second, "the server's terminated advisory", func() bool { return slices.Equal(adv.terminated(), []uint64{bad}) })
 	if n := len(e.entries()); n != 1 {
 		t.Errorf("%d DLQ entries, want 1", n)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -167,9 +168,7 @@ func TestMiddlewareOnTheServer(t *testing.T) {
 		!strings.Contains(entries[0].Error, "Recover") {
 		t.Fatalf("DLQ entries: %+v", entries)
 	}
-	if got := adv.terminated(); len(got) != 1 || got[0] != panicked {
-		t.Errorf("terminated %v, want [%d]", got, panicked)
-	}
+	waitFor(t, 5*time.Second, "the server's terminated advisory", func() bool { return slices.Equal(adv.terminated(), []uint64{panicked}) })
 	if slowCalls.Load() != 2 {
 		t.Errorf("%d calls of the slow message, want 2 (cut short, then retried)", slowCalls.Load())
 	}

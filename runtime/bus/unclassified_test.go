@@ -46,6 +46,9 @@ func TestUnclassifiedTimeoutIsRetried(t *testing.T) {
 				info, err := cons.Info(t.Context())
 				return err == nil && info.NumPending == 0 && info.NumAckPending == 0
 			})
+			if strict {
+				waitFor(t, 5*time.Second, "the server's terminated advisory", func() bool { return len(adv.terminated()) > 0 })
+			}
 			terminated, entries := adv.terminated(), len(e.entries())
 			switch {
 			case !strict && (len(terminated) != 0 || entries != 0 || calls.Load() != 2):
