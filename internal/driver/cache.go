@@ -232,8 +232,8 @@ func absFrom(dir, path string) string {
 var sourceExts = []string{".go", ".s", ".S", ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".syso", ".mod", ".sum", ".work"}
 
 // hashTree adds to h the name and content of every source file under
-// root, in walk order, leaving out version control directories and the
-// other roots (hashed on their own) and nested modules.
+// root, in walk order, leaving out version control directories,
+// node_modules, the other roots (hashed on their own) and nested modules.
 func hashTree(h io.Writer, root string, roots []string) error {
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -243,7 +243,10 @@ func hashTree(h io.Writer, root string, roots []string) error {
 			if path == root {
 				return nil
 			}
-			if name := d.Name(); name == ".git" || name == ".hg" || name == ".svn" || slices.Contains(roots, path) {
+			// Version control data and node_modules hold nothing a Go build
+			// reads. (testdata and _ directories stay: a pattern may name
+			// a package there explicitly.)
+			if name := d.Name(); name == ".git" || name == ".hg" || name == ".svn" || name == "node_modules" || slices.Contains(roots, path) {
 				return filepath.SkipDir
 			}
 			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {

@@ -68,6 +68,18 @@ func TestRunCacheReplays(t *testing.T) {
 	if analyses != 6 {
 		t.Errorf("failed runs: %d analyses, want 6 (a failure is not kept)", analyses)
 	}
+	// A package a pattern names explicitly may live in testdata.
+	if err := os.MkdirAll(filepath.Join(dir, "testdata", "p"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, body := range []string{"package p\n", "package p\n\nfunc F() {}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, "testdata", "p", "p.go"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if run([]string{"./testdata/p"}, true, ExitFindings); analyses != 7+i {
+			t.Errorf("testdata package, version %d: %d analyses, want %d", i+1, analyses, 7+i)
+		}
+	}
 }
 
 // TestRunCacheCorruption: an entry that does not check out is ignored (the
