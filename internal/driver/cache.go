@@ -132,7 +132,7 @@ func runKey(args []string, baseline, modfile string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	env, err := goEnvDirs()
+	env, err := goEnv()
 	if err != nil {
 		return "", err
 	}
@@ -277,9 +277,9 @@ func hashFile(h io.Writer, name string) error {
 	return err
 }
 
-// goEnvDirs asks the go command for what the key depends on: its version
+// goEnv asks the go command for what the key depends on: its version
 // and GOROOT, and the go.work and go.mod it builds from here.
-func goEnvDirs() (map[string]string, error) {
+func goEnv() (map[string]string, error) {
 	out, err := exec.Command("go", "env", "-json", "GOVERSION", "GOROOT", "GOWORK", "GOMOD").Output()
 	if err != nil {
 		return nil, err

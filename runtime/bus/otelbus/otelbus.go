@@ -142,6 +142,14 @@ func (in *Instrumentation) keep(d delivery, span trace.Span) {
 	in.open[d] = span
 }
 
+// span returns the open span of d, and keeps it open.
+func (in *Instrumentation) span(d delivery) (trace.Span, bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	s, ok := in.open[d]
+	return s, ok
+}
+
 func (in *Instrumentation) take(d delivery) (trace.Span, bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -205,10 +213,7 @@ type deadLetterWriter struct {
 }
 
 func (d *deadLetterWriter) Write(ctx context.Context, e *dlq.Entry) error {
-	d.in.mu.Lock()
-	span, ok := d.in.open[delivery{e.Stream, e.Consumer, e.StreamSeq, e.Deliveries}]
-	d.in.mu.Unlock()
-	if ok {
+	if span, ok := d.in.span(delivery{e.Stream, e.Consumer, e.StreamSeq, e.Deliveries}); ok {
 		e.Header = cloneHeader(e.Header)
 		d.in.prop.Inject(trace.ContextWithSpan(ctx, span), propagation.HeaderCarrier(e.Header))
 	}
