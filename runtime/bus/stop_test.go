@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/retrylint/retrylint/runtime/bus"
 )
 
@@ -61,6 +63,15 @@ func TestDrainAndStop(t *testing.T) {
 				t.Errorf("Drain: %v, %d ack pending, %d pending; want acked", ev.Decision.Action, info.NumAckPending, info.NumPending)
 			case stop && (ev.Decision.Action != bus.ActionNak || ev.Decision.Class != bus.ClassShutdown):
 				t.Errorf("Stop: %v %v; want released at shutdown", ev.Decision.Action, ev.Decision.Class)
+			case stop:
+				// The server's word: the released message is delivered again.
+				m, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second))
+				if err != nil {
+					t.Fatalf("Stop: the released message did not come back: %v", err)
+				}
+				if md, err := m.Metadata(); err != nil || md.NumDelivered != 2 {
+					t.Errorf("Stop: redelivery %+v, %v; want the second delivery", md, err)
+				}
 			}
 		})
 	}
