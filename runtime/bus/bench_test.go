@@ -56,20 +56,25 @@ func benchSetup(b *testing.B) (jetstream.Consumer, *dlq.Store, jetstream.JetStre
 // sub-benchmarks so that -count interleaves them, which keeps load on a
 // shared machine from favouring one.
 func BenchmarkConsume(b *testing.B) {
-	b.Run("bare", benchBareConsume)
+	b.Run("bare", func(b *testing.B) { benchBareConsume(b, false) })
+	b.Run("bare-confirmed", func(b *testing.B) { benchBareConsume(b, true) })
 	b.Run("runner", func(b *testing.B) { benchRunner(b, false) })
 	b.Run("runner-confirmed", func(b *testing.B) { benchRunner(b, true) })
 }
 
 // benchBareConsume is the baseline: a jetstream Consume callback that acks
 // every message.
-func benchBareConsume(b *testing.B) {
+func benchBareConsume(b *testing.B, confirmed bool) {
 	cons, _, _ := benchSetup(b)
 	var n atomic.Int64
 	done := make(chan struct{})
 	b.ResetTimer()
 	cc, err := cons.Consume(func(m jetstream.Msg) {
-		if err := m.Ack(); err != nil {
+		ack := m.Ack
+		if confirmed {
+			ack = func() error { return m.DoubleAck(context.Background()) }
+		}
+		if err := ack(); err != nil {
 			b.Error(err)
 		}
 		if n.Add(1) == int64(b.N) {

@@ -249,16 +249,21 @@ func runChaos(t *testing.T, b broker, plan chaosPlan) chaosResult {
 		cancel context.CancelFunc
 		done   chan error
 	}
+	started := 0
 	start := func() instance {
 		_, js := b.connect(t)
 		c, err := js.Consumer(ctx, "ORDERS", "chaos")
 		if err != nil {
 			t.Fatalf("consumer: %v", err)
 		}
-		r, err := bus.NewRunner(ctx, c, dead, handle, bus.WithConcurrency(plan.workers), bus.WithMaxDeliveries(4),
-			bus.WithPoisonDelay(50*time.Millisecond), bus.WithDeadLetterRetryDelay(200*time.Millisecond),
-			bus.WithDeadLetterTimeout(time.Second), bus.WithDrainTimeout(2*time.Second), bus.WithBackoff(fastPolicy(t)),
-			bus.WithLogger(discard))
+		opts := []bus.Option{bus.WithConcurrency(plan.workers), bus.WithMaxDeliveries(4),
+			bus.WithPoisonDelay(50 * time.Millisecond), bus.WithDeadLetterRetryDelay(200 * time.Millisecond),
+			bus.WithDeadLetterTimeout(time.Second), bus.WithDrainTimeout(2 * time.Second), bus.WithBackoff(fastPolicy(t)),
+			bus.WithLogger(discard)}
+		if started++; started%2 == 0 { // every other runner confirms its Acks and Terms
+			opts = append(opts, bus.WithConfirmedSettlement(js), bus.WithConfirmTimeout(time.Second))
+		}
+		r, err := bus.NewRunner(ctx, c, dead, handle, opts...)
 		if err != nil {
 			t.Fatalf("NewRunner: %v", err)
 		}

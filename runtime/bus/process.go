@@ -139,7 +139,7 @@ func (r *Runner) acked(m jetstream.Msg, seq, n uint64, took time.Duration) {
 
 // ackedConfirmed is acked under WithConfirmedSettlement.
 func (r *Runner) ackedConfirmed(m jetstream.Msg, seq, n uint64, took time.Duration) {
-	r.confirm(m, send{kind: sendAck}, r.succeeded(m, seq, n, took))
+	r.confirms.send(m.Reply(), ackBody, r.succeeded(m, seq, n, took))
 }
 
 // succeeded forgets the failures of a message about to be acked and

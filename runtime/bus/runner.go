@@ -83,8 +83,7 @@ type Runner struct {
 	calls    calls    // abandoned handler calls still running, for naming them
 	verdicts verdicts // dead letters whose DLQ write failed, by stream sequence
 
-	unconfirmed chan struct{}  // a slot per confirmed settlement awaiting its answer
-	confirming  sync.WaitGroup // those settlements; Run waits for them
+	confirms *confirmer // Run's, under WithConfirmedSettlement; nil when off
 
 	stopReq  chan struct{} // closed by Drain and Stop: Run shuts down as on cancel
 	stopOnce sync.Once
@@ -124,7 +123,6 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		dlqTimeout:     DefaultDeadLetterTimeout,
 		log:            slog.Default(),
 		confirmTimeout: DefaultConfirmTimeout,
-		unconfirmed:    make(chan struct{}, maxUnconfirmed),
 		stopReq:        make(chan struct{}),
 	}
 	for _, opt := range opts {
@@ -201,6 +199,14 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	defer hcancel()
 	r.hctx, r.callBase = hctx, context.WithoutCancel(hctx)
 	r.quit = make(chan struct{})
+	if r.confirmJS != nil {
+		c, err := newConfirmer(r.confirmJS.Conn(), r.confirmTimeout, maxUnconfirmed, r.report)
+		if err != nil {
+			return fmt.Errorf("bus: confirmed settlement: %w", err)
+		}
+		r.confirms = c
+		defer c.close() // after shutdown: each settlement is bounded by the confirm timeout
+	}
 	defer func() { // runs last
 		if stuck := r.calls.running(time.Now()); len(stuck) > 0 {
 			r.log.Error("bus: handler calls still running at exit", "calls", stuck)
@@ -281,7 +287,6 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 		runErr = ErrConsumerGone
 	}
 	r.shutdown(cc, &workers, replace, hcancel)
-	r.confirming.Wait() // each is bounded by the confirm timeout
 	return runErr
 }
 

@@ -1,0 +1,80 @@
+package bus
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/retrylint/retrylint/runtime/natstest"
+)
+
+// TestConfirmer drives the confirmer against a real server: an answered
+// settlement is confirmed, one without a listener fails with no
+// responders, one that is never answered fails with DeadlineExceeded, one
+// without an ack subject fails at once, an answer after the timeout is not
+// reported twice, and close returns once all are reported.
+func TestConfirmer(t *testing.T) {
+	nc, _ := natstest.Start(t).MustConnect(t)
+	answered, err := nc.Subscribe("ack.answered", func(m *nats.Msg) { _ = m.Respond(nil) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer answered.Unsubscribe()
+	late := make(chan *nats.Msg, 1)
+	silent, err := nc.Subscribe("ack.silent", func(m *nats.Msg) { late <- m })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Unsubscribe()
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+
+	var mu sync.Mutex
+	got := map[uint64][]Event{}
+	c, err := newConfirmer(nc, 200*time.Millisecond, 4, func(ev Event) {
+		mu.Lock()
+		got[ev.StreamSeq] = append(got[ev.StreamSeq], ev)
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.send("ack.answered", ackBody, Event{StreamSeq: 1})
+	c.send("ack.nobody", termBody, Event{StreamSeq: 2})
+	c.send("ack.silent", ackBody, Event{StreamSeq: 3})
+	c.send("", ackBody, Event{StreamSeq: 4})
+	answeredLate := make(chan struct{})
+	go func() { // answers the silent one after its timeout
+		m := <-late
+		time.Sleep(400 * time.Millisecond)
+		_ = m.Respond(nil)
+		_ = nc.Flush()
+		close(answeredLate)
+	}()
+	<-answeredLate
+	time.Sleep(100 * time.Millisecond) // the late answer is in
+	c.close()
+
+	want := map[uint64]error{1: nil, 2: nats.ErrNoResponders, 3: context.DeadlineExceeded, 4: jetstream.ErrMsgNoReply}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != len(want) {
+		t.Errorf("reports for %d settlements, want %d: %v", len(got), len(want), got)
+	}
+	for seq, wantErr := range want {
+		evs := got[seq]
+		if len(evs) != 1 {
+			t.Errorf("settlement %d reported %d times, want once", seq, len(evs))
+			continue
+		}
+		if ev := evs[0]; !errors.Is(ev.AckErr, wantErr) || ev.Confirmed != (wantErr == nil) {
+			t.Errorf("settlement %d: AckErr %v, Confirmed %v; want %v", seq, ev.AckErr, ev.Confirmed, wantErr)
+		}
+	}
+}
