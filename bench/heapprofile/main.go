@@ -9,11 +9,13 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -42,6 +44,7 @@ func main() {
 	tests := flag.Bool("test", true, "also analyze test packages, as the command line does")
 	repeat := flag.Int("repeat", 1, "run the analysis this many times (with -timing: report each action's fastest run)")
 	timing := flag.Duration("timing", 0, "print the analysis actions that took at least this long, slowest first")
+	byAnalyzer := flag.Bool("byanalyzer", false, "print each analyzer's actions and their summed time (each action's fastest run)")
 	flag.Parse()
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Tests: *tests}, flag.Args()...)
 	if err != nil {
@@ -93,6 +96,17 @@ func main() {
 		slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(fastest[b], fastest[a]) })
 		for _, key := range keys {
 			fmt.Printf("%8.1f ms  %s\n", float64(fastest[key].Microseconds())/1000, key)
+		}
+	}
+	if *byAnalyzer {
+		sums, counts := make(map[string]time.Duration), make(map[string]int)
+		for key, d := range fastest {
+			name, _, _ := strings.Cut(key, " ")
+			sums[name] += d
+			counts[name]++
+		}
+		for _, name := range slices.Sorted(maps.Keys(sums)) {
+			fmt.Printf("%-16s %4d actions %8.1f ms\n", name, counts[name], float64(sums[name].Microseconds())/1000)
 		}
 	}
 	if os.Getenv("HEAPPROFILE_FACTS") != "" {
