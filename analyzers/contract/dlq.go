@@ -3,6 +3,7 @@ package contract
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -93,16 +94,70 @@ func (m *Model) isDLQWrite(call *ast.CallExpr) bool {
 }
 
 // mayNameDLQWrite is the part of isDLQWriteCall that needs no type
-// information: a method call whose name is neither a publish, nor a DLQ
-// writer's, nor named like a DLQ cannot write one unless the package has
-// DLQ-named receivers or arguments. It is exact: it only skips the calls
-// for which every rule of isDLQWriteCall would fail.
+// information: a method call can write a DLQ only when its name is a
+// publish's or a DLQ writer's, or when it, its receiver (s.dlq.Write) or
+// an argument (send(ctx, s.deadLetterSubject, b)) is named like a DLQ. It
+// is exact: it only skips the calls for which every rule of
+// isDLQWriteCall would fail. (The package's names matching the DLQ
+// pattern are known, so each test is a set lookup.)
 func (m *Model) mayNameDLQWrite(call *ast.CallExpr) bool {
 	name, ident := calledName(call.Fun)
-	if name == "" || ident || m.vocab == nil || len(m.vocab.dlqNames) > 0 {
-		return true // a literal or a func value; or DLQ-named receivers and arguments
+	if name == "" || m.vocab == nil {
+		return true // a literal, or a call's result
 	}
-	return m.isPublish(name) || m.dlq.writerNames[name] || m.imported.dlqWriterNames[name] || len(m.cfg.DLQFuncs) > 0
+	if ident {
+		switch m.info.Uses[rootIdent(call.Fun)].(type) {
+		case *types.Func:
+			// A function: its name and arguments tell, as a method's do.
+		case *types.Builtin, *types.TypeName:
+			return false // no builtin returns an error; a conversion
+		default:
+			return true // a func value: the literal it holds may write
+		}
+	}
+	if m.isPublish(name) || m.dlq.writerNames[name] || m.imported.dlqWriterNames[name] || len(m.cfg.DLQFuncs) > 0 {
+		return true
+	}
+	dlq := m.vocab.dlqNames
+	if len(dlq) == 0 {
+		return false
+	}
+	if dlq[name] {
+		return true
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && dlqNamedExpr(sel.X, dlq) {
+		return true
+	}
+	return slices.ContainsFunc(call.Args, func(arg ast.Expr) bool { return dlqNamedExpr(arg, dlq) })
+}
+
+// rootIdent returns the identifier a called function expression that
+// calledName reports as one is (f in f(x) and f[T](x)).
+func rootIdent(fun ast.Expr) *ast.Ident {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.IndexExpr:
+		return rootIdent(f.X)
+	case *ast.IndexListExpr:
+		return rootIdent(f.X)
+	}
+	return nil
+}
+
+// dlqNamedExpr reports whether e is an identifier or selector, or a
+// dereference of one, whose name is among the DLQ names: what
+// dlqReceiverNamed and isDLQDestination can accept.
+func dlqNamedExpr(e ast.Expr, dlq map[string]bool) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.StarExpr:
+		return dlqNamedExpr(e.X, dlq)
+	case *ast.Ident:
+		return dlq[e.Name]
+	case *ast.SelectorExpr:
+		return dlq[e.Sel.Name]
+	}
+	return false
 }
 
 // asDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:

@@ -5,3 +5,20 @@ import "go/ast"
 // SetSolveHook sets the hook called with each body whose transient paths
 // are solved for the checks; nil removes it.
 func SetSolveHook(f func(body *ast.BlockStmt)) { solveHook = f }
+
+// DLQFilterMisses returns the calls of the model's package that are DLQ
+// writes although mayNameDLQWrite, the test by name before the type
+// information is read, would skip them (there must be none), and how many
+// calls it looked at.
+func DLQFilterMisses(m *Model) (misses []*ast.CallExpr, calls int) {
+	for _, f := range m.files {
+		InspectCalls(f, func(call *ast.CallExpr) bool {
+			calls++
+			if !m.mayNameDLQWrite(call) && m.mayWriteDLQ && m.isDLQWriteCall(call) {
+				misses = append(misses, call)
+			}
+			return true
+		})
+	}
+	return misses, calls
+}

@@ -88,9 +88,17 @@ func TestWorkOncePerBody(t *testing.T) {
 			t.Errorf("body at %d: transient paths solved %d times", body.Pos(), n)
 		}
 	}
-	diverged := 0
+	diverged, calls := 0, 0
 	for _, m := range models {
 		diverged += len(m.Diverged())
+		misses, n := contract.DLQFilterMisses(m)
+		calls += n
+		for _, call := range misses {
+			t.Errorf("call at %d: a DLQ write that the test by name skips", call.Pos())
+		}
+	}
+	if calls < 1000 {
+		t.Errorf("the DLQ name filter was tried on %d calls only", calls)
 	}
 	if diverged != 0 {
 		t.Errorf("the path solver did not converge on %d bodies", diverged)
