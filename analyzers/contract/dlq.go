@@ -131,6 +131,18 @@ func (m *Model) mayNameDLQWrite(call *ast.CallExpr) bool {
 	return slices.ContainsFunc(call.Args, func(arg ast.Expr) bool { return dlqNamedExpr(arg, dlq) })
 }
 
+// mayBeFuncValue reports whether a called function expression that
+// calledName reports as an identifier may be a func value (a variable, or
+// an identifier the type information does not resolve), not a function,
+// a builtin or a type.
+func (m *Model) mayBeFuncValue(fun ast.Expr) bool {
+	switch m.info.Uses[rootIdent(fun)].(type) {
+	case *types.Func, *types.Builtin, *types.TypeName:
+		return false
+	}
+	return true
+}
+
 // rootIdent returns the identifier a called function expression that
 // calledName reports as one is (f in f(x) and f[T](x)).
 func rootIdent(fun ast.Expr) *ast.Ident {

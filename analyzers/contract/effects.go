@@ -77,7 +77,7 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 	if !m.effectNamed(name) {
 		// No function of that name has effects: only a func value bound to
 		// a literal can settle here.
-		if name != "" && !ident {
+		if name != "" && (!ident || !m.mayBeFuncValue(call.Fun)) {
 			return nil
 		}
 	} else if fn := StaticCallee(m.info, call); fn != nil {

@@ -21,7 +21,12 @@ type assignment struct {
 type flowIndex struct {
 	defs   map[*types.Var][]*assignment
 	stores map[*types.Var][]fieldStore // stores into fields or elements of a variable
+	slab   []assignment                // where add puts the next definitions
 }
+
+// slabSize is how many definitions add allocates at once: a large package
+// has a hundred thousand, each allocated on its own before.
+const slabSize = 1024
 
 // defs returns the package's flow index, built on first use while the
 // model runs: most packages of a program never need it. Once the model is
@@ -43,7 +48,8 @@ func (m *Model) defs() *flowIndex {
 }
 
 func newFlowIndex(info *types.Info, nodes []flowNode) *flowIndex {
-	idx := &flowIndex{defs: make(map[*types.Var][]*assignment), stores: make(map[*types.Var][]fieldStore)}
+	// Most definitions are of variables defined once.
+	idx := &flowIndex{defs: make(map[*types.Var][]*assignment, len(nodes)), stores: make(map[*types.Var][]fieldStore)}
 	for _, fn := range nodes {
 		switch n := fn.node.(type) {
 		case *ast.AssignStmt:
@@ -56,7 +62,7 @@ func newFlowIndex(info *types.Info, nodes []flowNode) *flowIndex {
 		case *ast.RangeStmt:
 			for _, e := range []ast.Expr{n.Key, n.Value} {
 				if v := varOf(info, e); v != nil {
-					idx.add(v, &assignment{pos: n.X.End(), container: n, index: -1})
+					idx.add(v, assignment{pos: n.X.End(), container: n, index: -1})
 				}
 			}
 		}
@@ -111,8 +117,12 @@ func (idx *flowIndex) addCallStores(info *types.Info, es *ast.ExprStmt) {
 	}
 }
 
-func (idx *flowIndex) add(v *types.Var, a *assignment) {
-	idx.defs[v] = append(idx.defs[v], a)
+func (idx *flowIndex) add(v *types.Var, a assignment) {
+	if len(idx.slab) == cap(idx.slab) {
+		idx.slab = make([]assignment, 0, slabSize)
+	}
+	idx.slab = append(idx.slab, a)
+	idx.defs[v] = append(idx.defs[v], &idx.slab[len(idx.slab)-1])
 }
 
 func (idx *flowIndex) addAssign(info *types.Info, as *ast.AssignStmt, container ast.Node) {
@@ -121,7 +131,7 @@ func (idx *flowIndex) addAssign(info *types.Info, as *ast.AssignStmt, container 
 	default: // op-assignments do not produce errors
 		for _, l := range as.Lhs {
 			if v := varOf(info, l); v != nil {
-				idx.add(v, &assignment{pos: as.End(), container: container, index: -1})
+				idx.add(v, assignment{pos: as.End(), container: container, index: -1})
 			}
 		}
 		return
@@ -129,7 +139,7 @@ func (idx *flowIndex) addAssign(info *types.Info, as *ast.AssignStmt, container 
 	if len(as.Lhs) == len(as.Rhs) {
 		for i, l := range as.Lhs {
 			if v := varOf(info, l); v != nil {
-				idx.add(v, &assignment{pos: as.End(), container: container, rhs: as.Rhs[i], index: -1})
+				idx.add(v, assignment{pos: as.End(), container: container, rhs: as.Rhs[i], index: -1})
 			}
 		}
 		return
@@ -141,7 +151,7 @@ func (idx *flowIndex) addAssign(info *types.Info, as *ast.AssignStmt, container 
 		}
 		for i, l := range as.Lhs {
 			if v := varOf(info, l); v != nil {
-				idx.add(v, &assignment{pos: as.End(), container: container, rhs: rhs, index: i})
+				idx.add(v, assignment{pos: as.End(), container: container, rhs: rhs, index: i})
 			}
 		}
 	}
@@ -153,7 +163,7 @@ func (idx *flowIndex) addValueSpec(info *types.Info, vs *ast.ValueSpec, containe
 		if v == nil {
 			continue
 		}
-		a := &assignment{pos: vs.End(), container: container, index: -1}
+		a := assignment{pos: vs.End(), container: container, index: -1}
 		switch {
 		case len(vs.Values) == len(vs.Names):
 			a.rhs = vs.Values[i]
