@@ -6,7 +6,9 @@
 #   bench/natsserver.sh [[label=]retrylint-binary ...]
 #
 # Environment: RUNS (default 3), BEFORE (an older retrylint binary, labelled
-# "before"), WORKDIR (default a copy of nats-server), PATTERN (default ./...).
+# "before"), WORKDIR (default a copy of nats-server), PATTERN (default ./...),
+# WARM (default 1: also time retrylint warm, a replay from its run cache,
+# and after editing EDIT, default server/server.go, before each run; 0: skip).
 set -euo pipefail
 
 module=github.com/nats-io/nats-server/v2@v2.15.2
@@ -54,3 +56,22 @@ for ((run = 1; run <= runs; run++)); do
 	for i in "${!labels[@]}"; do measure "${labels[i]}" "$run" "$workdir" "${bins[i]}" "${patterns[@]}"; done
 done
 report floor "${labels[@]:1}"
+
+# Warm: the run cache kept. "warm" replays an unchanged run; "edit" runs
+# after a line is appended to one file of the largest package, as a
+# developer's next run after an edit (the file is restored at the end).
+if [[ ${WARM:-1} == 1 ]]; then
+	unset COLD
+	edit=$workdir/${EDIT:-server/server.go}
+	cp "$edit" "$tmp/edited.orig"
+	trap 'cp "$tmp/edited.orig" "$edit"; rm -rf "$tmp"' EXIT
+	echo "warm-up (not recorded): retrylint, filling its run cache"
+	(cd "$workdir" && "${bins[1]}" "${patterns[@]}" >/dev/null 2>&1) || true
+	for ((run = 1; run <= runs; run++)); do
+		measure warm "$run" "$workdir" "${bins[1]}" "${patterns[@]}"
+		echo "// edited for run $run" >>"$edit"
+		measure edit "$run" "$workdir" "${bins[1]}" "${patterns[@]}"
+	done
+	cp "$tmp/edited.orig" "$edit"
+	report floor warm edit
+fi

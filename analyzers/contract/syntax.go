@@ -125,19 +125,33 @@ func walkFiles(files []*ast.File, kb int) *syntax {
 	return s
 }
 
-// mergeSyntax joins the walks of consecutive runs of files, in order.
+// mergeSyntax joins the walks of consecutive runs of files, in order. The
+// joined lists are allocated at their final size.
 func mergeSyntax(parts []*syntax) *syntax {
 	s := parts[0]
+	s.sites = joined(parts, func(p *syntax) []site { return p.sites })
+	s.flow = joined(parts, func(p *syntax) []flowNode { return p.flow })
+	s.strings = joined(parts, func(p *syntax) []*ast.BasicLit { return p.strings })
+	s.lits = joined(parts, func(p *syntax) []*ast.FuncLit { return p.lits })
 	for _, p := range parts[1:] {
-		s.sites = append(s.sites, p.sites...)
-		s.flow = append(s.flow, p.flow...)
-		s.strings = append(s.strings, p.strings...)
-		s.lits = append(s.lits, p.lits...)
 		maps.Copy(s.returns, p.returns)
 		maps.Copy(s.decls, p.decls)
 		maps.Copy(s.names, p.names)
 	}
 	return s
+}
+
+// joined concatenates one list of each part.
+func joined[T any](parts []*syntax, list func(*syntax) []T) []T {
+	n := 0
+	for _, p := range parts {
+		n += len(list(p))
+	}
+	out := make([]T, 0, n)
+	for _, p := range parts {
+		out = append(out, list(p)...)
+	}
+	return out
 }
 
 // walk adds one file. It keeps the stack of enclosing nodes and, apart,
