@@ -23,8 +23,9 @@ measure() {
 	awk -v status="$status" '
 		/Elapsed \(wall clock\)/ { n = split($NF, t, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + t[i] }
 		/Maximum resident set size/ { rss = $NF }
-		END { print wall, rss, status }' "$tmp/time" | tee -a "$tmp/$label.runs" |
-		awk -v label="$label" -v run="$run" '{ printf "run %-3s %-14s %8.2f s %8.0f MiB   exit %s\n", run, label, $1, $2 / 1024, $3 }'
+		/User time \(seconds\)|System time \(seconds\)/ { cpu += $NF }
+		END { print wall, rss, status, cpu }' "$tmp/time" | tee -a "$tmp/$label.runs" |
+		awk -v label="$label" -v run="$run" '{ printf "run %-3s %-14s %8.2f s %8.0f MiB %8.2f s CPU   exit %s\n", run, label, $1, $2 / 1024, $4, $3 }'
 }
 
 # median COLUMN FILE prints the median of a column.
@@ -33,19 +34,21 @@ median() {
 		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# report BASE LABEL... prints BASE's and each label's median wall time and
-# peak RSS, and their ratios to BASE's medians.
+# report BASE LABEL... prints BASE's and each label's median wall time,
+# peak RSS and CPU time (user and system), and their ratios to BASE's
+# medians. CPU time is the steadiest of the three on a shared machine: it
+# counts the work done, not the waiting for a busy core.
 report() {
-	local base=$1 label wall rss statuses basewall baserss
+	local base=$1 label wall rss cpu statuses basewall baserss basecpu
 	shift
-	basewall=$(median 1 "$tmp/$base.runs") baserss=$(median 2 "$tmp/$base.runs")
+	basewall=$(median 1 "$tmp/$base.runs") baserss=$(median 2 "$tmp/$base.runs") basecpu=$(median 4 "$tmp/$base.runs")
 	echo
-	printf '%-14s %10s %8s %10s %8s   %s\n' binary "wall s" "x $base" "RSS MiB" "x $base" "exit statuses"
+	printf '%-14s %10s %8s %10s %8s %10s %8s   %s\n' binary "wall s" "x $base" "RSS MiB" "x $base" "CPU s" "x $base" "exit statuses"
 	for label in "$base" "$@"; do
-		wall=$(median 1 "$tmp/$label.runs") rss=$(median 2 "$tmp/$label.runs")
+		wall=$(median 1 "$tmp/$label.runs") rss=$(median 2 "$tmp/$label.runs") cpu=$(median 4 "$tmp/$label.runs")
 		statuses=$(cut -d' ' -f3 "$tmp/$label.runs" | paste -sd' ')
-		awk -v l="$label" -v w="$wall" -v r="$rss" -v fw="$basewall" -v fr="$baserss" -v s="$statuses" \
-			'BEGIN { printf "%-14s %10.2f %8.2f %10.0f %8.2f   %s\n", l, w, w / fw, r / 1024, r / fr, s }'
+		awk -v l="$label" -v w="$wall" -v r="$rss" -v c="$cpu" -v fw="$basewall" -v fr="$baserss" -v fc="$basecpu" -v s="$statuses" \
+			'BEGIN { printf "%-14s %10.2f %8.2f %10.0f %8.2f %10.2f %8.2f   %s\n", l, w, w / fw, r / 1024, r / fr, c, (fc > 0 ? c / fc : 0), s }'
 	done
 	echo "(medians; ratios are median / $base median)"
 }
