@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"runtime"
-	"sync"
 )
 
 // assignment is one definition of a variable: v := rhs, v = rhs,
@@ -49,46 +47,7 @@ func (m *Model) defs() *flowIndex {
 	return idx
 }
 
-// parallelFlowNodes is the number of definitions and stores from which
-// the index is built in parts on several goroutines: on the largest
-// packages it is a fifth of the model's time, spent while cores are idle.
-const parallelFlowNodes = 20000
-
 func newFlowIndex(info *types.Info, nodes []flowNode) *flowIndex {
-	parts := 1
-	if len(nodes) >= parallelFlowNodes {
-		parts = min(runtime.GOMAXPROCS(0), 4)
-	}
-	return indexFlowParts(info, nodes, parts)
-}
-
-// indexFlowParts indexes nodes in parts, consecutive runs of them, each on
-// a goroutine of its own, and joins them in order: every list of the
-// result is the one a single pass makes.
-func indexFlowParts(info *types.Info, nodes []flowNode, parts int) *flowIndex {
-	if parts <= 1 {
-		return indexFlow(info, nodes)
-	}
-	partial := make([]*flowIndex, parts)
-	var wg sync.WaitGroup
-	for i := range parts {
-		run := nodes[i*len(nodes)/parts : (i+1)*len(nodes)/parts]
-		wg.Go(func() { partial[i] = indexFlow(info, run) })
-	}
-	wg.Wait()
-	idx := partial[0]
-	for _, p := range partial[1:] {
-		for v, list := range p.defs {
-			idx.defs[v] = append(idx.defs[v], list...)
-		}
-		for v, list := range p.stores {
-			idx.stores[v] = append(idx.stores[v], list...)
-		}
-	}
-	return idx
-}
-
-func indexFlow(info *types.Info, nodes []flowNode) *flowIndex {
 	// Most definitions are of variables defined once.
 	idx := &flowIndex{defs: make(map[*types.Var][]*assignment, len(nodes)), stores: make(map[*types.Var][]fieldStore)}
 	for _, fn := range nodes {

@@ -4,10 +4,7 @@ import (
 	"cmp"
 	"go/ast"
 	"go/token"
-	"maps"
-	"runtime"
 	"slices"
-	"sync"
 )
 
 // syntax is what one walk over a package's files collects for the model.
@@ -62,55 +59,11 @@ const (
 	stringsPerKB = 8
 )
 
-// parallelWalkKB is the package size, in kilobytes of source, from which
-// the files are walked by several goroutines: on the largest packages the
-// walk is a fifth of the model's time, and the package's analysis is what
-// the run waits for at its end, with cores idle.
-const parallelWalkKB = 1024
-
 func newSyntax(files []*ast.File) *syntax {
-	kb := sourceKB(files)
-	parts := 1
-	if kb >= parallelWalkKB {
-		parts = min(runtime.GOMAXPROCS(0), 4)
-	}
-	if parts <= 1 {
-		return walkFiles(files, kb)
-	}
-	// Contiguous runs of files of about equal size, merged in file order:
-	// the result is the one walk's.
-	partial := make([]*syntax, 0, parts)
-	var runs [][]*ast.File
-	start, size := 0, 0
-	for i, f := range files {
-		size += fileKB(f)
-		if size*parts >= kb*(len(runs)+1) || i == len(files)-1 {
-			runs = append(runs, files[start:i+1])
-			start = i + 1
-		}
-	}
-	partial = partial[:len(runs)]
-	var wg sync.WaitGroup
-	for i, run := range runs {
-		wg.Go(func() { partial[i] = walkFiles(run, sourceKB(run)) })
-	}
-	wg.Wait()
-	return mergeSyntax(partial)
-}
-
-// fileKB is a file's size in kilobytes, rounded up.
-func fileKB(f *ast.File) int { return int(f.FileEnd-f.FileStart)/1024 + 1 }
-
-func sourceKB(files []*ast.File) int {
 	kb := 0
 	for _, f := range files {
-		kb += fileKB(f)
+		kb += int(f.FileEnd-f.FileStart)/1024 + 1
 	}
-	return kb
-}
-
-// walkFiles walks files, kb kilobytes of source, in order.
-func walkFiles(files []*ast.File, kb int) *syntax {
 	s := &syntax{
 		sites:   make([]site, 0, kb*sitesPerKB),
 		flow:    make([]flowNode, 0, kb*flowPerKB),
@@ -123,35 +76,6 @@ func walkFiles(files []*ast.File, kb int) *syntax {
 		s.walk(f)
 	}
 	return s
-}
-
-// mergeSyntax joins the walks of consecutive runs of files, in order. The
-// joined lists are allocated at their final size.
-func mergeSyntax(parts []*syntax) *syntax {
-	s := parts[0]
-	s.sites = joined(parts, func(p *syntax) []site { return p.sites })
-	s.flow = joined(parts, func(p *syntax) []flowNode { return p.flow })
-	s.strings = joined(parts, func(p *syntax) []*ast.BasicLit { return p.strings })
-	s.lits = joined(parts, func(p *syntax) []*ast.FuncLit { return p.lits })
-	for _, p := range parts[1:] {
-		maps.Copy(s.returns, p.returns)
-		maps.Copy(s.decls, p.decls)
-		maps.Copy(s.names, p.names)
-	}
-	return s
-}
-
-// joined concatenates one list of each part.
-func joined[T any](parts []*syntax, list func(*syntax) []T) []T {
-	n := 0
-	for _, p := range parts {
-		n += len(list(p))
-	}
-	out := make([]T, 0, n)
-	for _, p := range parts {
-		out = append(out, list(p)...)
-	}
-	return out
 }
 
 // walk adds one file. It keeps the stack of enclosing nodes and, apart,

@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -92,22 +91,4 @@ func f() {
 		t.Fatalf("only %d files found: is the corpus where the test looks?", len(files))
 	}
 	return files
-}
-
-// TestParallelWalk: the walks of consecutive runs of files, merged, are
-// the one walk of all the files (a large package is walked in parts).
-func TestParallelWalk(t *testing.T) {
-	files := corpusFiles(t, token.NewFileSet())
-	whole := walkFiles(files, sourceKB(files))
-	for _, parts := range []int{2, 3} {
-		var partial []*syntax
-		for i := range parts {
-			run := files[i*len(files)/parts : (i+1)*len(files)/parts]
-			partial = append(partial, walkFiles(run, sourceKB(run)))
-		}
-		merged := mergeSyntax(partial)
-		if !reflect.DeepEqual(merged, whole) {
-			t.Errorf("%d parts: the merged walk differs from the whole walk", parts)
-		}
-	}
 }

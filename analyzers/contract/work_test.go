@@ -88,22 +88,14 @@ func TestWorkOncePerBody(t *testing.T) {
 			t.Errorf("body at %d: transient paths solved %d times", body.Pos(), n)
 		}
 	}
-	diverged, calls, defs := 0, 0, 0
+	diverged, calls := 0, 0
 	for _, m := range models {
-		agree, n := contract.FlowIndexPartsAgree(m)
-		if !agree {
-			t.Errorf("%s: the flow index built in parts differs from the one built in one pass", contract.PkgPath(m))
-		}
-		defs += n
 		diverged += len(m.Diverged())
 		misses, n := contract.DLQFilterMisses(m)
 		calls += n
 		for _, call := range misses {
 			t.Errorf("call at %d: a DLQ write that the test by name skips", call.Pos())
 		}
-	}
-	if defs < 500 {
-		t.Errorf("the flow index was built in parts over %d definitions only", defs)
 	}
 	if calls < 1000 {
 		t.Errorf("the DLQ name filter was tried on %d calls only", calls)
