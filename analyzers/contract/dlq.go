@@ -105,16 +105,11 @@ func (m *Model) mayNameDLQWrite(call *ast.CallExpr) bool {
 	if name == "" || m.vocab == nil {
 		return true // a literal, or a call's result
 	}
-	if ident {
-		switch m.info.Uses[rootIdent(call.Fun)].(type) {
-		case *types.Func:
-			// A function: its name and arguments tell, as a method's do.
-		case *types.Builtin, *types.TypeName:
-			return false // no builtin returns an error; a conversion
-		default:
-			return true // a func value: the literal it holds may write
-		}
+	if ident && m.mayBeFuncValue(call.Fun) {
+		return true // a func value: the literal it holds may write
 	}
+	// A function's, a builtin's or a type's name: its name and arguments
+	// tell, as a method's do (isDLQWrite turns conversions away).
 	if m.isPublish(name) || m.dlq.writerNames[name] || m.imported.dlqWriterNames[name] || len(m.cfg.DLQFuncs) > 0 {
 		return true
 	}

@@ -15,9 +15,34 @@ import (
 // are those InspectCalls finds, in its order, for every function body of
 // the test corpus and the examples, and of a file of nested literals.
 func TestCallsByBody(t *testing.T) {
+	const nested = `package p
+func f() {
+	a(func() { b() }())
+	defer func() { c(func() int { return d() }()) }()
+	go func() { e(); func() { g() }() }()
+	h := func() { notCalledOnTheSpot() }
+	h()
+	x()(y(), func() { z() })
+}`
 	fset := token.NewFileSet()
-	files := corpusFiles(t, fset)
-
+	files := []*ast.File{mustParse(t, fset, "nested.go", nested)}
+	for _, root := range []string{"../../testdata", "../../examples"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return err
+			}
+			if f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution); err == nil {
+				files = append(files, f)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 50 {
+		t.Fatalf("only %d files found: is the corpus where the test looks?", len(files))
+	}
 	bodies := 0
 	for _, f := range files {
 		byBody := newSyntax([]*ast.File{f}).callsByBody()
@@ -57,38 +82,4 @@ func mustParse(t *testing.T, fset *token.FileSet, name, src string) *ast.File {
 		t.Fatal(err)
 	}
 	return f
-}
-
-// corpusFiles parses the test corpus and the examples, and a file of
-// nested function literals.
-func corpusFiles(t *testing.T, fset *token.FileSet) []*ast.File {
-	t.Helper()
-	const nested = `package p
-func f() {
-	a(func() { b() }())
-	defer func() { c(func() int { return d() }()) }()
-	go func() { e(); func() { g() }() }()
-	h := func() { notCalledOnTheSpot() }
-	h()
-	x()(y(), func() { z() })
-}`
-	files := []*ast.File{mustParse(t, fset, "nested.go", nested)}
-	for _, root := range []string{"../../testdata", "../../examples"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-				return err
-			}
-			if f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution); err == nil {
-				files = append(files, f)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(files) < 50 {
-		t.Fatalf("only %d files found: is the corpus where the test looks?", len(files))
-	}
-	return files
 }
