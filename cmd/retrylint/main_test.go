@@ -467,6 +467,32 @@ func Run(ctx context.Context, h func(context.Context) error) {
 // the return that drops the retryable error is reported where it is, with
 // the registration and the bus's Ack as related locations.
 func TestForeignHandler(t *testing.T) {
+	dir := foreignModule(t)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	r := runIn(t, dir, binary, "./...")
+	if r.code != 3 {
+		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := "svc/decode.go:15:3: poisonack: returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message: the undecodable payload disappears as if it were handled; return the decode error (or dead-letter it and check the write)\n" +
+		"\tsvc/decode.go:14:12: the decode\n" +
+		"\tcmd/app/main.go:12:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
+		"svc/park.go:16:2: dlqunchecked: returning nil (bus.Subscribe then Acks the message) on the failure path of the DLQ write s.writeDLQ loses the message and its evidence: on failure NakWithDelay and return instead of acking\n" +
+		"\tsvc/park.go:13:12: the DLQ write\n" +
+		"\tcmd/app/main.go:14:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
+		"svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
+		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+}
+
+// foreignModule copies testdata/foreign, a module that requires nats.go,
+// to a temporary directory and returns it.
+func foreignModule(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join("testdata", "foreign")
 	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
@@ -503,24 +529,7 @@ func TestForeignHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("GOFLAGS", "-mod=mod")
-	r := runIn(t, dir, binary, "./...")
-	if r.code != 3 {
-		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
-	want := "svc/decode.go:15:3: poisonack: returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message: the undecodable payload disappears as if it were handled; return the decode error (or dead-letter it and check the write)\n" +
-		"\tsvc/decode.go:14:12: the decode\n" +
-		"\tcmd/app/main.go:12:9: registered as a handler here\n" +
-		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
-		"svc/park.go:16:2: dlqunchecked: returning nil (bus.Subscribe then Acks the message) on the failure path of the DLQ write s.writeDLQ loses the message and its evidence: on failure NakWithDelay and return instead of acking\n" +
-		"\tsvc/park.go:13:12: the DLQ write\n" +
-		"\tcmd/app/main.go:14:9: registered as a handler here\n" +
-		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
-		"svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
-		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
-		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n"
-	if r.stdout != want {
-		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
-	}
+	return dir
 }
 
 // TestRuntimeRunnerHandler checks that this project's runtime runner is

@@ -34,9 +34,8 @@ import (
 // a cold run of that kind costs several times the command line's. Keying
 // the replayed output by everything the output depends on keeps it
 // byte-identical to an uncached run by construction (findings, order,
-// related locations, every format). What it does not do yet is reuse the
-// analysis of the packages an edit did not touch: any change re-analyzes
-// everything.
+// related locations, every format). After an edit, the package cache
+// (pkgcache.go) replays the packages the edit did not reach.
 //
 // The key (runKey) covers the binary, the arguments (the configuration
 // file's included), the working directory, the Go environment and version,
@@ -47,57 +46,57 @@ import (
 // cached. An entry that does not check out against its checksum is ignored
 // and rewritten. Only runs that end in ExitClean or ExitFindings are kept:
 // a failure to load may be passing.
-type runCache struct {
-	dir string // os.UserCacheDir()/retrylint/runs
+type runCache = diskCache
+
+// diskCache is a directory of checksummed entries under os.UserCacheDir:
+// the run cache's, and the package cache's (pkgcache.go).
+type diskCache struct {
+	dir string
 }
 
-// cacheFormat versions the key and the entries.
-const cacheFormat = "retrylint-run-cache-1"
+// cacheFormat versions the run cache's key and entries.
+const cacheFormat = "retrylint-run-cache-2"
 
 // cacheMaxAge is how long an entry is kept without being written again.
 const cacheMaxAge = 14 * 24 * time.Hour
 
-func newRunCache() *runCache {
+func newRunCache() *runCache { return newDiskCache("runs") }
+
+func newDiskCache(name string) *diskCache {
 	base, err := os.UserCacheDir()
 	if err != nil {
 		return nil
 	}
-	return &runCache{dir: filepath.Join(base, "retrylint", "runs")}
+	return &diskCache{dir: filepath.Join(base, "retrylint", name)}
 }
 
 // cacheEntry is a run's output.
 type cacheEntry struct {
 	Code           int
 	Stdout, Stderr []byte
-	Sum            string // of the fields above
 }
 
-func (e *cacheEntry) sum() string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%d\x00", e.Code, len(e.Stdout))
-	h.Write(e.Stdout)
-	h.Write(e.Stderr)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// get returns the entry under key, or nil.
-func (c *runCache) get(key string) *cacheEntry {
+// get decodes the entry under key into v and reports whether there was
+// one that checks out.
+func (c *diskCache) get(key string, v any) bool {
 	data, err := os.ReadFile(filepath.Join(c.dir, key))
 	if err != nil {
-		return nil
+		return false
 	}
-	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil || e.Sum != e.sum() {
-		return nil // corrupted: ignored, and rewritten by this run
-	}
-	return &e
+	sum, payload, ok := bytes.Cut(data, []byte("\n"))
+	// A corrupted entry is ignored, and rewritten by this run.
+	return ok && string(sum) == checksum(payload) && json.Unmarshal(payload, v) == nil
 }
 
-// put stores e under key, atomically, and drops entries not written for
-// cacheMaxAge. Failures are ignored: the cache only saves time.
-func (c *runCache) put(key string, e *cacheEntry) {
-	e.Sum = e.sum()
-	data, err := json.Marshal(e)
+func checksum(payload []byte) string {
+	h := sha256.Sum256(payload)
+	return hex.EncodeToString(h[:])
+}
+
+// put stores v under key, atomically. Failures are ignored: the cache only
+// saves time.
+func (c *diskCache) put(key string, v any) {
+	payload, err := json.Marshal(v)
 	if err != nil || os.MkdirAll(c.dir, 0o755) != nil {
 		return
 	}
@@ -105,11 +104,14 @@ func (c *runCache) put(key string, e *cacheEntry) {
 	if err != nil {
 		return
 	}
-	_, werr := tmp.Write(data)
+	_, werr := fmt.Fprintf(tmp, "%s\n%s", checksum(payload), payload)
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(c.dir, key)) != nil {
 		os.Remove(tmp.Name())
-		return
 	}
+}
+
+// prune drops the entries not written for cacheMaxAge.
+func (c *diskCache) prune() {
 	old, _ := os.ReadDir(c.dir)
 	for _, d := range old {
 		if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > cacheMaxAge {
@@ -128,10 +130,6 @@ func (c *runCache) put(key string, e *cacheEntry) {
 // and of -modfile. Dependencies in the module cache are immutable: go.mod
 // and go.sum, which are hashed, name their versions.
 func runKey(args []string, baseline, modfile string) (string, error) {
-	exe, err := executableSum()
-	if err != nil {
-		return "", err
-	}
 	env, err := goEnv()
 	if err != nil {
 		return "", err
@@ -141,20 +139,11 @@ func runKey(args []string, baseline, modfile string) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%q\x00", cacheFormat, exe, wd, args)
-	vars := slices.DeleteFunc(slices.Clone(os.Environ()), func(kv string) bool {
-		return !strings.HasPrefix(kv, "GO") && !strings.HasPrefix(kv, "CGO_")
-	})
-	slices.Sort(vars)
-	fmt.Fprintf(h, "%q\x00%s\x00%s\x00", vars, env["GOVERSION"], env["GOROOT"])
-	files := []string{baseline, modfile, strings.TrimSuffix(modfile, ".mod") + ".sum"}
-	for _, a := range args {
-		// Message library profiles are files the arguments only name.
-		if _, value, ok := strings.Cut(a, "."+contract.FlagProfiles+"="); ok {
-			files = append(files, strings.Split(value, ",")...)
-		}
+	fmt.Fprintf(h, "%s\x00%s\x00", cacheFormat, wd)
+	if err := hashSetup(h, args, env); err != nil {
+		return "", err
 	}
-	for _, f := range files {
+	for _, f := range []string{baseline, modfile, strings.TrimSuffix(modfile, ".mod") + ".sum"} {
 		if f != "" && f != ".sum" {
 			if err := hashFile(h, f); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return "", err
@@ -171,6 +160,33 @@ func runKey(args []string, baseline, modfile string) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashSetup adds to h what any analysis's output depends on besides the
+// sources: the binary, the arguments (the configuration file's included),
+// the Go environment variables, version and GOROOT, and the message
+// library profiles, files the arguments only name.
+func hashSetup(h io.Writer, args []string, env map[string]string) error {
+	exe, err := executableSum()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(h, "%s\x00%q\x00", exe, args)
+	vars := slices.DeleteFunc(slices.Clone(os.Environ()), func(kv string) bool {
+		return !strings.HasPrefix(kv, "GO") && !strings.HasPrefix(kv, "CGO_")
+	})
+	slices.Sort(vars)
+	fmt.Fprintf(h, "%q\x00%s\x00%s\x00", vars, env["GOVERSION"], env["GOROOT"])
+	for _, a := range args {
+		if _, value, ok := strings.Cut(a, "."+contract.FlagProfiles+"="); ok {
+			for _, f := range strings.Split(value, ",") {
+				if err := hashFile(h, f); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // sourceRoots returns the directories of the modules the go command builds
@@ -277,10 +293,11 @@ func hashFile(h io.Writer, name string) error {
 	return err
 }
 
-// goEnv asks the go command for what the key depends on: its version
-// and GOROOT, and the go.work and go.mod it builds from here.
+// goEnv asks the go command for what the keys depend on: its version
+// and GOROOT, the go.work and go.mod it builds from here, and the module
+// and build caches, whose files are immutable.
 func goEnv() (map[string]string, error) {
-	out, err := exec.Command("go", "env", "-json", "GOVERSION", "GOROOT", "GOWORK", "GOMOD").Output()
+	out, err := exec.Command("go", "env", "-json", "GOVERSION", "GOROOT", "GOWORK", "GOMOD", "GOMODCACHE", "GOCACHE").Output()
 	if err != nil {
 		return nil, err
 	}
@@ -311,20 +328,14 @@ var executableSum = sync.OnceValues(func() (string, error) {
 // or record a baseline change files and are never cached.
 func (r *runner) cached(args []string, analyze func() int) int {
 	c := newRunCache()
-	recording := false
-	if r.baseline != "" {
-		if _, err := os.Stat(r.baseline); errors.Is(err, os.ErrNotExist) {
-			recording = true
-		}
-	}
-	if !r.cache || c == nil || r.afterFix || recording {
+	if !r.cache || c == nil || r.afterFix || r.recordsBaseline() {
 		return analyze()
 	}
 	key, err := runKey(args, r.baseline, r.modfile)
 	if err != nil {
 		return analyze() // the full load reports what is wrong
 	}
-	if e := c.get(key); e != nil {
+	if e := new(cacheEntry); c.get(key, e) {
 		r.stdout.Write(e.Stdout)
 		r.stderr.Write(e.Stderr)
 		return e.Code
@@ -336,6 +347,17 @@ func (r *runner) cached(args []string, analyze func() int) int {
 	r.stdout, r.stderr = origOut, origErr
 	if code == ExitClean || code == ExitFindings {
 		c.put(key, &cacheEntry{Code: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()})
+		c.prune()
 	}
 	return code
+}
+
+// recordsBaseline reports whether the run records a baseline (-baseline
+// names a file that does not exist yet).
+func (r *runner) recordsBaseline() bool {
+	if r.baseline == "" {
+		return false
+	}
+	_, err := os.Stat(r.baseline)
+	return errors.Is(err, os.ErrNotExist)
 }

@@ -89,7 +89,7 @@ func TestRunCacheCorruption(t *testing.T) {
 	c := newRunCache()
 	key := "0123abcd"
 	c.put(key, &cacheEntry{Code: ExitFindings, Stdout: []byte("a.go:1:1: finding\n")})
-	if e := c.get(key); e == nil || string(e.Stdout) != "a.go:1:1: finding\n" || e.Code != ExitFindings {
+	if e := new(cacheEntry); !c.get(key, e) || string(e.Stdout) != "a.go:1:1: finding\n" || e.Code != ExitFindings {
 		t.Fatalf("round trip: %+v", e)
 	}
 	path := filepath.Join(c.dir, key)
@@ -102,7 +102,7 @@ func TestRunCacheCorruption(t *testing.T) {
 		if err := os.WriteFile(path, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if e := c.get(key); e != nil {
+		if e := new(cacheEntry); c.get(key, e) {
 			t.Errorf("%s entry used: %+v", name, e)
 		}
 	}

@@ -16,16 +16,8 @@ import (
 // silently hide findings. An entry whose package was not loaded is not
 // judged: it may belong to a build this run does not see.
 func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) []string {
-	var funcs *contract.FuncList
-	for _, a := range analyzers {
-		if a.Name != contract.Name {
-			continue
-		}
-		if f := a.Flags.Lookup(contract.FlagDLQFuncs); f != nil {
-			funcs, _ = f.Value.(*contract.FuncList)
-		}
-	}
-	if funcs == nil || len(*funcs) == 0 {
+	funcs := dlqFuncsOf(analyzers)
+	if len(funcs) == 0 {
 		return nil
 	}
 	byPath := make(map[string]*types.Package)
@@ -35,7 +27,7 @@ func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) [
 		}
 	})
 	var missing []string
-	for _, f := range *funcs {
+	for _, f := range funcs {
 		pkg := byPath[f.PkgPath]
 		if pkg == nil || contract.Declares(pkg, f) {
 			continue
@@ -43,4 +35,24 @@ func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) [
 		missing = append(missing, fmt.Sprintf("%s (%s): no %s in %s", f, contract.DLQFuncOrigin(f), f.Describe(), f.PkgPath))
 	}
 	return missing
+}
+
+// dlqFuncsSet reports whether -retrycontract.dlq-funcs names anything.
+func (r *runner) dlqFuncsSet() bool {
+	return len(dlqFuncsOf(r.analyzers)) > 0
+}
+
+// dlqFuncsOf returns the entries of -retrycontract.dlq-funcs.
+func dlqFuncsOf(analyzers []*analysis.Analyzer) contract.FuncList {
+	for _, a := range analyzers {
+		if a.Name != contract.Name {
+			continue
+		}
+		if f := a.Flags.Lookup(contract.FlagDLQFuncs); f != nil {
+			if funcs, ok := f.Value.(*contract.FuncList); ok && funcs != nil {
+				return *funcs
+			}
+		}
+	}
+	return nil
 }

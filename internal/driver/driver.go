@@ -88,8 +88,10 @@ type runner struct {
 	dir      string // -C: the directory to run in
 	tests    bool
 	afterFix bool // the fixes were applied: what is reported is what they did not cover
-	cache    bool // replay identical earlier runs (cache.go)
+	cache    bool // replay identical earlier runs (cache.go) and unchanged packages (pkgcache.go)
 	enabled  map[*analysis.Analyzer]*triState
+
+	stats cacheStats // where the root packages' results came from
 }
 
 func (r *runner) fail(status int, format string, args ...any) int {
@@ -111,12 +113,14 @@ func (r *runner) run(args []string) int {
 		}
 	}
 	cfg := r.loadConfig()
-	return r.cached(args, func() int { return r.analyze(cfg, patterns) })
+	flags := args[:len(args)-len(patterns)]
+	return r.cached(args, func() int { return r.analyze(cfg, patterns, flags) })
 }
 
 // loadConfig is the go/packages configuration of the run's load.
 func (r *runner) loadConfig() *packages.Config {
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: r.tests}
+	// NeedModule: the package cache's keys name the module of each package.
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: r.tests}
 	if r.tags != "" {
 		cfg.BuildFlags = append(cfg.BuildFlags, "-tags="+r.tags)
 	}
@@ -140,7 +144,7 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	fs.StringVar(&r.baseline, "baseline", "", "a baseline file: if missing, record the findings there; if present, report only findings it does not hold")
 	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod file, as go build -modfile (go.sum beside it)")
 	fs.Int("c", -1, "accepted for compatibility with go vet; context lines are not printed")
-	fs.BoolVar(&r.cache, "cache", true, "replay the output of an identical earlier run (same binary, flags, configuration and sources); -cache=false analyzes anew")
+	fs.BoolVar(&r.cache, "cache", true, "replay the output of an identical earlier run and the results of unchanged packages (same binary, flags, configuration and sources); -cache=false analyzes anew")
 	r.enabled = make(map[*analysis.Analyzer]*triState)
 	for _, a := range r.analyzers {
 		ts := new(triState)
@@ -233,33 +237,94 @@ func (r *runner) selected() []*analysis.Analyzer {
 // ...") is not repeated on the type-errors line. The exit status is
 // ExitFailure when anything failed to load, even with findings: like type
 // errors, a failed load means the findings may be incomplete.
-func (r *runner) analyze(cfg *packages.Config, patterns []string) int {
+func (r *runner) analyze(cfg *packages.Config, patterns, flags []string) int {
+	c := r.newPkgCache(flags)
+	if c != nil && c.seen() {
+		if out, ok := r.analyzeCached(c, cfg, patterns); ok {
+			r.stats.write()
+			return r.report(out)
+		}
+	}
+	out, status, ok := r.analyzeAll(cfg, patterns)
+	if !ok {
+		return status
+	}
+	r.stats = cacheStats{Analyzed: idsOf(out.roots)}
+	r.stats.write()
+	if c != nil && out.clean() {
+		c.store(out.roots, out.results, nil)
+	}
+	return r.report(out)
+}
+
+// outcome is what a run found, before it is reported.
+type outcome struct {
+	roots    []*packages.Package // the root packages analyzed (not replayed)
+	results  []pkgResult         // by root package, sorted by ID
+	notices  []string            // failures to load (see triage)
+	typeErrs []packages.Error
+	failures []string       // analysis failures
+	graph    *checker.Graph // when everything was analyzed, for -json's errors
+}
+
+// clean reports whether the outcome is the analysis of packages that
+// loaded without errors and raised no analysis failure.
+func (o *outcome) clean() bool {
+	return len(o.notices) == 0 && len(o.typeErrs) == 0 && len(o.failures) == 0
+}
+
+// analyzeAll loads the packages matching patterns and runs the selected
+// analyzers on every root package; ok is false when it could not, and
+// said why, with the exit status.
+func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outcome, status int, ok bool) {
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return r.fail(ExitFailure, "cannot load packages: %s", cleanLoadError(err))
+		return nil, r.fail(ExitFailure, "cannot load packages: %s", cleanLoadError(err)), false
 	}
 	if len(pkgs) == 0 {
-		return r.fail(ExitFailure, "no packages match %s", strings.Join(patterns, " "))
+		return nil, r.fail(ExitFailure, "no packages match %s", strings.Join(patterns, " ")), false
 	}
 	if missing := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
-		return r.fail(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
-			contract.Name, contract.FlagDLQFuncs, strings.Join(missing, "; "))
+		return nil, r.fail(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
+			contract.Name, contract.FlagDLQFuncs, strings.Join(missing, "; ")), false
 	}
 	l := triage(pkgs)
-	for _, n := range l.notices {
-		fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, n)
-	}
 	graph, err := checker.Analyze(r.selected(), l.roots, nil)
 	if err != nil {
-		return r.fail(ExitFailure, "%v", err)
+		for _, n := range l.notices {
+			fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, n)
+		}
+		return nil, r.fail(ExitFailure, "%v", err), false
+	}
+	return &outcome{
+		roots:    l.roots,
+		results:  resultsOf(graph),
+		notices:  l.notices,
+		typeErrs: l.typeErrs,
+		failures: failuresOf(graph),
+		graph:    graph,
+	}, 0, true
+}
+
+// report prints the outcome in the run's format and returns the exit
+// status.
+func (r *runner) report(out *outcome) int {
+	for _, n := range out.notices {
+		fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, n)
 	}
 	if r.format == formatJSON {
-		if err := graph.PrintJSON(r.stdout); err != nil {
+		// The graph's own JSON carries the analysis failures; printJSON
+		// prints the same for a run without them.
+		print := func() error { return printJSON(r.stdout, out.results) }
+		if len(out.failures) > 0 {
+			print = func() error { return out.graph.PrintJSON(r.stdout) }
+		}
+		if err := print(); err != nil {
 			return r.fail(ExitFailure, "%v", err)
 		}
 	}
-	findings, failures := collect(graph)
-	for _, f := range failures {
+	findings := findingsOf(out.results)
+	for _, f := range out.failures {
 		fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, f)
 	}
 	if r.baseline != "" {
@@ -293,11 +358,11 @@ func (r *runner) analyze(cfg *packages.Config, patterns []string) int {
 	}
 	// Type errors do not stop the checks, but the run still ends with the
 	// failure status, since its findings may be incomplete.
-	if len(l.typeErrs) > 0 {
-		fmt.Fprintf(r.stderr, "%s: type errors, findings may be incomplete: %s%s\n", r.progname, l.typeErrs[0], andMore(len(l.typeErrs)))
+	if len(out.typeErrs) > 0 {
+		fmt.Fprintf(r.stderr, "%s: type errors, findings may be incomplete: %s%s\n", r.progname, out.typeErrs[0], andMore(len(out.typeErrs)))
 	}
 	switch {
-	case len(l.notices) > 0 || len(failures) > 0 || len(l.typeErrs) > 0:
+	case len(out.notices) > 0 || len(out.failures) > 0 || len(out.typeErrs) > 0:
 		return ExitFailure
 	case len(findings) > 0:
 		return ExitFindings
@@ -456,52 +521,6 @@ type finding struct {
 type relatedFinding struct {
 	posn    token.Position
 	message string
-}
-
-func collect(graph *checker.Graph) (findings []finding, failures []string) {
-	seen := make(map[string]bool)
-	for act := range graph.All() {
-		if act.Err != nil {
-			if strings.HasPrefix(act.Err.Error(), "failed prerequisites:") {
-				continue // the prerequisite's own failure is reported
-			}
-			msg := fmt.Sprintf("%s: %v", act.Analyzer.Name, act.Err)
-			if !seen[msg] {
-				seen[msg] = true
-				failures = append(failures, msg)
-			}
-			continue
-		}
-		if !act.IsRoot {
-			continue
-		}
-		fset := act.Package.Fset
-		for _, d := range act.Diagnostics {
-			f := finding{analyzer: act.Analyzer.Name, posn: fset.Position(d.Pos), message: d.Message}
-			for _, rel := range d.Related {
-				f.related = append(f.related, relatedFinding{posn: fset.Position(rel.Pos), message: rel.Message})
-			}
-			key := fmt.Sprintf("%s|%s|%s", f.posn, f.analyzer, f.message)
-			if !seen[key] {
-				seen[key] = true
-				findings = append(findings, f)
-			}
-		}
-	}
-	slices.SortFunc(findings, func(a, b finding) int {
-		if c := strings.Compare(a.posn.Filename, b.posn.Filename); c != 0 {
-			return c
-		}
-		if a.posn.Line != b.posn.Line {
-			return a.posn.Line - b.posn.Line
-		}
-		if a.posn.Column != b.posn.Column {
-			return a.posn.Column - b.posn.Column
-		}
-		return strings.Compare(a.analyzer+a.message, b.analyzer+b.message)
-	})
-	slices.Sort(failures)
-	return findings, failures
 }
 
 // printText prints file:line:col: analyzer: message, with related

@@ -1,0 +1,241 @@
+package main_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// TestPackageCache: after an edit, a run analyzes the edited package and
+// the packages that depend on it (as go list tells them), replays the
+// others, and prints what an uncached run prints, byte for byte, in every
+// format; a corrupted entry is ignored and rewritten.
+func TestPackageCache(t *testing.T) {
+	dir := foreignModule(t)
+	for name, content := range map[string]string{
+		// Test variants, and a package nothing else imports.
+		"retry/retry_test.go": "package retry\n\nimport \"testing\"\n\nfunc TestBusy(t *testing.T) { _ = (&Busy{}).Error() }\n",
+		"svc/svc_test.go":     "package svc_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/shop/svc\"\n)\n\nfunc TestService(t *testing.T) { _ = &svc.Service{} }\n",
+		"other/other.go":      "package other\n\nfunc Other() int { return 1 }\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cacheDir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cacheDir)
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	t.Setenv("RETRYLINT_CACHE_STATS", statsFile)
+
+	run := func(args ...string) (result, []string) {
+		t.Helper()
+		return runStats(t, dir, statsFile, append(args, "./...")...)
+	}
+	// check runs retrylint with flags and compares its output with an
+	// uncached run's (the last, when the sources changed only in comments
+	// at the end of files since).
+	uncached := make(map[string]result)
+	check := func(step string, wantAnalyzed []string, flags ...string) {
+		t.Helper()
+		got, analyzed := run(flags...)
+		key := strings.Join(flags, " ")
+		want, ok := uncached[key]
+		if !ok {
+			want, _ = run(append([]string{"-cache=false"}, flags...)...)
+			uncached[key] = want
+		}
+		if got != want {
+			t.Errorf("%s %v: cached run printed\n%+v\nuncached:\n%+v", step, flags, got, want)
+		}
+		if got.code != 3 {
+			t.Errorf("%s %v: exit status %d, want 3", step, flags, got.code)
+		}
+		if !slices.Equal(analyzed, wantAnalyzed) {
+			t.Errorf("%s %v: analyzed\n\t%s\nwant\n\t%s", step, flags, strings.Join(analyzed, "\n\t"), strings.Join(wantAnalyzed, "\n\t"))
+		}
+	}
+	edit := func(file string) {
+		t.Helper()
+		f, err := os.OpenFile(filepath.Join(dir, file), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString("\n// edited\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	all := dependents(t, dir, "")
+	check("first run", all)
+	edit("retry/retry.go")
+	check("retry edited", dependents(t, dir, "example.com/shop/retry"))
+	edit("cmd/app/main.go")
+	check("main edited", dependents(t, dir, "example.com/shop/cmd/app"))
+	edit("other/other.go")
+	check("other edited", dependents(t, dir, "example.com/shop/other"))
+
+	// An edit that moves findings: the findings of svc are reported while
+	// analyzing cmd/app, which depends on it.
+	svcFile := filepath.Join(dir, "svc", "svc.go")
+	data, err := os.ReadFile(svcFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(svcFile, append([]byte("// Package svc.\n\n"), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clear(uncached)
+	check("svc edited", dependents(t, dir, "example.com/shop/svc"))
+
+	// Output flags do not change a package's results: they share entries.
+	for _, format := range []string{"-json", "-format=sarif", "-format=github"} {
+		edit("svc/decode.go")
+		check("decode edited", dependents(t, dir, "example.com/shop/svc"), format)
+	}
+
+	// Flags that change what is analyzed have entries of their own.
+	check("an analyzer off", all, "-ackretryable=false")
+
+	// Corrupted entries are ignored: everything is analyzed, and the
+	// entries rewritten serve the next run.
+	entries, err := filepath.Glob(filepath.Join(cacheDir, "retrylint", "pkgs", "*"))
+	if err != nil || len(entries) < len(all) {
+		t.Fatalf("%d package entries, %v; want at least %d", len(entries), err, len(all))
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(filepath.Base(e), "family-") {
+			if err := os.WriteFile(e, []byte("garbage"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	edit("other/other.go")
+	check("entries corrupted", all)
+	edit("other/other.go")
+	check("entries rewritten", dependents(t, dir, "example.com/shop/other"))
+}
+
+// dependents asks go list for the root packages of patterns (./... if
+// none; with their test variants) that are pkg or depend on it, sorted;
+// all of them when pkg is empty.
+func dependents(t *testing.T, dir, pkg string, patterns ...string) []string {
+	t.Helper()
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	cmd := exec.Command("go", append([]string{"list", "-test", "-f", "{{.ImportPath}}{{range .Deps}}\t{{.}}{{end}}"}, patterns...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	base := func(id string) string { b, _, _ := strings.Cut(id, " ["); return b }
+	var ids []string
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Split(line, "\t")
+		if pkg == "" || slices.ContainsFunc(fields, func(id string) bool { return base(id) == pkg }) {
+			ids = append(ids, fields[0])
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// runStats runs retrylint in dir with args and returns its result and the
+// root packages it analyzed, as it writes them to statsFile (nil when it
+// replayed the whole run).
+func runStats(t *testing.T, dir, statsFile string, args ...string) (result, []string) {
+	t.Helper()
+	os.Remove(statsFile)
+	r := runIn(t, dir, binary, args...)
+	data, err := os.ReadFile(statsFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return r, nil
+	}
+	var stats struct{ Analyzed []string }
+	if err != nil || json.Unmarshal(data, &stats) != nil {
+		t.Fatalf("stats: %v %s", err, data)
+	}
+	return r, stats.Analyzed
+}
+
+// TestPackageCacheCorpus: over the analyzers' corpus (in GOPATH layout, as
+// analysistest reads it), a run after an edit prints what an uncached run
+// prints and analyzes the edited package and its dependents only. The
+// corpus's deliberately broken packages are left out: a run with load or
+// type errors is analyzed whole.
+func TestPackageCacheCorpus(t *testing.T) {
+	gopath := t.TempDir()
+	if err := os.CopyFS(gopath, os.DirFS(filepath.Join(root, "testdata"))); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(gopath, "src")
+	t.Setenv("GOPATH", gopath)
+	t.Setenv("GO111MODULE", "off")
+	t.Setenv("GOFLAGS", "")
+	t.Setenv("GOWORK", "off")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	t.Setenv("RETRYLINT_CACHE_STATS", statsFile)
+
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Tests: true}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := make(map[string]bool) // by path: with an error of its own or in a dependency
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		bad := len(p.Errors) > 0
+		for _, imp := range p.Imports {
+			bad = bad || broken[imp.PkgPath]
+		}
+		broken[p.PkgPath] = broken[p.PkgPath] || bad
+	})
+	var patterns []string
+	for _, p := range pkgs {
+		if !broken[p.PkgPath] && !strings.HasSuffix(p.PkgPath, ".test") && !strings.HasSuffix(p.PkgPath, "_test") {
+			patterns = append(patterns, p.PkgPath)
+		}
+	}
+	slices.Sort(patterns)
+	patterns = slices.Compact(patterns)
+	if len(patterns) < 40 {
+		t.Fatalf("%d clean packages in the corpus, want at least 40", len(patterns))
+	}
+
+	uncached, _ := runStats(t, dir, statsFile, append([]string{"-cache=false"}, patterns...)...)
+	if uncached.code != 3 || strings.Count(uncached.stdout, "\n") < 50 {
+		t.Fatalf("uncached run: exit status %d, %d lines, stderr %q", uncached.code, strings.Count(uncached.stdout, "\n"), uncached.stderr)
+	}
+	for i, edited := range []string{"", "ackretryable/crosspkg/upstream", "ackretryable/crosspkg/downstream"} {
+		if edited != "" {
+			files, err := filepath.Glob(filepath.Join(dir, edited, "*.go"))
+			if err != nil || len(files) == 0 {
+				t.Fatalf("no Go file in %s: %v", edited, err)
+			}
+			f, err := os.OpenFile(files[0], os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("\n// edited\n")
+			f.Close()
+		}
+		got, analyzed := runStats(t, dir, statsFile, patterns...)
+		if got != uncached {
+			t.Errorf("run %d (%q edited): cached output\n%+v\nuncached:\n%+v", i, edited, got, uncached)
+		}
+		if want := dependents(t, dir, edited, patterns...); !slices.Equal(analyzed, want) {
+			t.Errorf("run %d (%q edited): analyzed %d packages\n\t%s\nwant %d\n\t%s", i, edited, len(analyzed), strings.Join(analyzed, "\n\t"), len(want), strings.Join(want, "\n\t"))
+		}
+	}
+}
