@@ -57,9 +57,11 @@ for ((run = 1; run <= runs; run++)); do
 done
 report floor "${labels[@]:1}"
 
-# Warm: the run cache kept. "warm" replays an unchanged run; "edit" runs
+# Warm: the caches kept. "warm" replays an unchanged run; "edit" runs
 # after a line is appended to one file of the largest package, as a
-# developer's next run after an edit (the file is restored at the end).
+# developer's next run after an edit (the file is restored at the end):
+# the package cache replays the packages the edit did not reach, and the
+# script prints how many root packages were analyzed and replayed.
 if [[ ${WARM:-1} == 1 ]]; then
 	unset COLD
 	edit=$workdir/${EDIT:-server/server.go}
@@ -70,7 +72,11 @@ if [[ ${WARM:-1} == 1 ]]; then
 	for ((run = 1; run <= runs; run++)); do
 		measure warm "$run" "$workdir" "${bins[1]}" "${patterns[@]}"
 		echo "// edited for run $run" >>"$edit"
-		measure edit "$run" "$workdir" "${bins[1]}" "${patterns[@]}"
+		RETRYLINT_CACHE_STATS=$tmp/stats.json measure edit "$run" "$workdir" "${bins[1]}" "${patterns[@]}"
+		if [[ -f $tmp/stats.json ]]; then
+			echo "  edit $run: $(grep -o '"[^"]*"' "$tmp/stats.json" | grep -vc '"Analyzed"\|"Replayed"') root packages analyzed, $(sed 's/.*"Replayed"://; s/}//' "$tmp/stats.json") replayed"
+			rm -f "$tmp/stats.json"
+		fi
 	done
 	cp "$tmp/edited.orig" "$edit"
 	report floor warm edit

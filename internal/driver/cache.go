@@ -57,7 +57,7 @@ type diskCache struct {
 // cacheFormat versions the run cache's key and entries.
 const cacheFormat = "retrylint-run-cache-2"
 
-// cacheMaxAge is how long an entry is kept without being written again.
+// cacheMaxAge is how long an entry is kept without being written or read.
 const cacheMaxAge = 14 * 24 * time.Hour
 
 func newRunCache() *runCache { return newDiskCache("runs") }
@@ -85,7 +85,12 @@ func (c *diskCache) get(key string, v any) bool {
 	}
 	sum, payload, ok := bytes.Cut(data, []byte("\n"))
 	// A corrupted entry is ignored, and rewritten by this run.
-	return ok && string(sum) == checksum(payload) && json.Unmarshal(payload, v) == nil
+	if !ok || string(sum) != checksum(payload) || json.Unmarshal(payload, v) != nil {
+		return false
+	}
+	now := time.Now() // an entry in use is not pruned
+	os.Chtimes(filepath.Join(c.dir, key), now, now)
+	return true
 }
 
 func checksum(payload []byte) string {
@@ -110,7 +115,7 @@ func (c *diskCache) put(key string, v any) {
 	}
 }
 
-// prune drops the entries not written for cacheMaxAge.
+// prune drops the entries neither written nor read for cacheMaxAge.
 func (c *diskCache) prune() {
 	old, _ := os.ReadDir(c.dir)
 	for _, d := range old {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // cacheModule writes a one-package module and changes to it.
@@ -105,5 +106,30 @@ func TestRunCacheCorruption(t *testing.T) {
 		if e := new(cacheEntry); c.get(key, e) {
 			t.Errorf("%s entry used: %+v", name, e)
 		}
+	}
+}
+
+// TestCachePrune: prune drops the entries neither written nor read for
+// cacheMaxAge, and keeps those read since.
+func TestCachePrune(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	c := newDiskCache("pkgs")
+	old := time.Now().Add(-cacheMaxAge - time.Hour)
+	for _, key := range []string{"read", "unread"} {
+		c.put(key, key)
+		if err := os.Chtimes(filepath.Join(c.dir, key), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var v string
+	if !c.get("read", &v) || v != "read" {
+		t.Fatalf("get: %q", v)
+	}
+	c.prune()
+	if !c.get("read", &v) {
+		t.Error("an entry read since was pruned")
+	}
+	if c.get("unread", &v) {
+		t.Error("an entry neither written nor read for cacheMaxAge was kept")
 	}
 }
