@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // cacheModule writes a one-package module and changes to it.
@@ -131,5 +133,59 @@ func TestCachePrune(t *testing.T) {
 	}
 	if c.get("unread", &v) {
 		t.Error("an entry neither written nor read for cacheMaxAge was kept")
+	}
+}
+
+// TestPackageCacheUnstable: a package one of whose files, or a
+// dependency's, was written after the run began is not stored: its
+// results may be of the content before.
+func TestPackageCacheUnstable(t *testing.T) {
+	dir := cacheModule(t)
+	if err := os.MkdirAll(filepath.Join(dir, "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b", "b.go"), []byte("package b\n\nimport \"cachedemo\"\n\nvar B = cachedemo.A()\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	for _, f := range []string{"a.go", "b/b.go"} {
+		if err := os.Chtimes(filepath.Join(dir, f), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &runner{cache: true}
+	c := r.newPkgCache(nil)
+	pkgs, err := packages.Load(&packages.Config{Mode: listMode}, "./...")
+	if err != nil || len(pkgs) != 2 {
+		t.Fatalf("load: %d packages, %v", len(pkgs), err)
+	}
+	keys, err := c.keys(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []pkgResult{{ID: "cachedemo"}, {ID: "cachedemo/b"}}
+	// a.go is written after it was hashed: neither a nor b, which imports
+	// it, may be stored.
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package cachedemo\n\nfunc A() int { return 3 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.store(pkgs, results, keys)
+	var e pkgEntry
+	for id, k := range keys {
+		if c.disk.get(k.sum, &e) {
+			t.Errorf("%s stored though a file it depends on changed during the run", id)
+		}
+	}
+	// A run that begins after the edit stores both.
+	c = r.newPkgCache(nil)
+	keys, err = c.keys(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.store(pkgs, results, keys)
+	for id, k := range keys {
+		if !c.disk.get(k.sum, &e) || e.ID != id {
+			t.Errorf("%s not stored: %+v", id, e)
+		}
 	}
 }

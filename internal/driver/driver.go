@@ -200,7 +200,8 @@ func (r *runner) selected() []*analysis.Analyzer {
 }
 
 // analyze loads the packages matching patterns and runs the selected
-// analyzers on what loaded.
+// analyzers on what loaded, or replays the results of the packages the
+// package cache holds (pkgcache.go): the output is the same.
 //
 // A package that fails to load does not stop the run. A package fails to
 // load when it has an error of its own that is not a type error: go list
@@ -315,11 +316,11 @@ func (r *runner) report(out *outcome) int {
 	if r.format == formatJSON {
 		// The graph's own JSON carries the analysis failures; printJSON
 		// prints the same for a run without them.
-		print := func() error { return printJSON(r.stdout, out.results) }
+		printOut := func() error { return printJSON(r.stdout, out.results) }
 		if len(out.failures) > 0 {
-			print = func() error { return out.graph.PrintJSON(r.stdout) }
+			printOut = func() error { return out.graph.PrintJSON(r.stdout) }
 		}
-		if err := print(); err != nil {
+		if err := printOut(); err != nil {
 			return r.fail(ExitFailure, "%v", err)
 		}
 	}

@@ -266,6 +266,13 @@ func (c *pkgCache) fileSum(name string) (fileSum, error) {
 // set (the keys the packages were listed under), a package is kept only
 // under that key.
 func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expected map[string]pkgKey) {
+	// A file written since it was hashed, perhaps after the parser read
+	// it, makes its package and the packages that depend on it unstable.
+	for name, fs := range c.fileSums {
+		if info, err := os.Stat(name); fs.stable && fs.sum != "" && (err != nil || !info.ModTime().Before(c.start)) {
+			c.fileSums[name] = fileSum{fs.sum, false}
+		}
+	}
 	keys, err := c.keys(roots)
 	if err != nil {
 		return
