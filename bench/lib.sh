@@ -1,8 +1,14 @@
 # Shared by the bench/ scripts (sourced, not run): timing a command under
 # /usr/bin/time -v, medians, and the report of ratios to a baseline.
-# The caller sets tmp (a scratch directory). retrylint's run cache lives in
+# The caller sets tmp (a scratch directory). retrylint's caches live in
 # $tmp/cache; with COLD=1 in the environment, measure empties it before
-# each run, so that every run analyzes.
+# each run, so that every run analyzes. The go command's build cache stays
+# where it was (its default is under XDG_CACHE_HOME too): go list, which
+# every binary runs, would otherwise start cold each time, rerunning cgo
+# and adding over a second to every run alike, which made ratios look
+# better than they are.
+GOCACHE=$(go env GOCACHE)
+export GOCACHE
 export XDG_CACHE_HOME="$tmp/cache"
 
 # measure LABEL RUN DIR CMD... runs CMD in DIR, appends "wall-seconds

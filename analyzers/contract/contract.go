@@ -103,7 +103,8 @@ type Model struct {
 	middleware       map[*types.Func][]int           // functions that wrap their handler parameters
 	candidates       map[*types.Func][]ForeignReturn // functions that drop retryable errors if acked on nil
 	foreign          []ForeignHandler                // handlers of other packages registered here
-	decls            []*ast.FuncDecl
+	decls            []*ast.FuncDecl                 // with a body, not a test function
+	testFuncs        map[*ast.FuncDecl]bool          // out of scope (testfuncs.go)
 	declByFn         map[*types.Func]*ast.FuncDecl
 	calls            map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
 	transient        transientState
@@ -137,12 +138,13 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	if m.info == nil {
 		m.info = &types.Info{}
 	}
+	m.testFuncs = testFuncs(pass.Fset, m.info, pass.Files)
 	m.suppress = newSuppressions(pass, cfg.Nolint)
 
 	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !m.testFuncs[fd] {
 				decls = append(decls, fd)
 			}
 		}
@@ -158,7 +160,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	m.graphs = cfgs.New(m.info, func(fn *types.Func) bool {
 		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]
 	})
-	m.syntax = newSyntax(pass.Files)
+	m.syntax = newSyntax(pass.Files, m.testFuncs)
 	carriers := carrierTypes(cfg, m.info, pass.Files)
 	if len(carriers) > 0 {
 		pass.ExportPackageFact(&CarrierTypesFact{Types: carriers})

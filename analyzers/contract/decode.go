@@ -113,10 +113,9 @@ func addVars(out, vs []*types.Var) []*types.Var {
 	return out
 }
 
-// WritesDLQ reports whether the package makes a DLQ write anywhere: a
-// direct write or a call to a DLQ writer. It looks at every call of the
-// package. It looks at every call of the package: callers that need it
-// often keep the answer.
+// WritesDLQ reports whether the package makes a DLQ write anywhere but in
+// test functions: a direct write or a call to a DLQ writer. It looks at
+// every call of the package: callers that need it often keep the answer.
 func (m *Model) WritesDLQ() bool {
 	if !m.mayWriteDLQ {
 		return false
@@ -124,8 +123,13 @@ func (m *Model) WritesDLQ() bool {
 	found := false
 	for _, f := range m.files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok && !found && m.isDLQWrite(call) {
-				found = true
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				return !m.testFuncs[n] && !found
+			case *ast.CallExpr:
+				if !found && m.isDLQWrite(n) {
+					found = true
+				}
 			}
 			return !found
 		})

@@ -52,6 +52,14 @@
 // covered by //retrylint:ignore <reason> or //nolint:retrylint, written at
 // the end of the reported line or alone on the line above it.
 //
+// Test functions are out of scope: the bodies of TestXxx, BenchmarkXxx and
+// FuzzXxx functions and of TestMain in _test.go files are neither analyzed
+// nor reported on. They drive the broker on purpose (a redelivery test
+// Naks bare, a termination test Terms without a dead letter), so a finding
+// there is not a defect anyone would fix. The rest of a test file (fake
+// handlers, helpers, consumers shared by tests) and Example functions,
+// which users copy, are analyzed like any code.
+//
 // Options (flags, prefixed retrycontract. by the command line drivers):
 //
 //	-carrier-method NAME           default RetryDelay

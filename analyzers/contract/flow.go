@@ -38,7 +38,7 @@ func (m *Model) defs() *flowIndex {
 	}
 	nodes := m.syntax.flow
 	if m.frozen {
-		nodes = newSyntax(m.files).flow // dropped when the model was frozen
+		nodes = newSyntax(m.files, m.testFuncs).flow // dropped when the model was frozen
 	}
 	idx := newFlowIndex(m.info, nodes)
 	if !m.frozen {

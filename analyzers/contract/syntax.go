@@ -59,7 +59,9 @@ const (
 	stringsPerKB = 8
 )
 
-func newSyntax(files []*ast.File) *syntax {
+// newSyntax indexes files, leaving out the bodies of the test functions
+// skipped (testfuncs.go).
+func newSyntax(files []*ast.File, skipped map[*ast.FuncDecl]bool) *syntax {
 	kb := 0
 	for _, f := range files {
 		kb += int(f.FileEnd-f.FileStart)/1024 + 1
@@ -73,14 +75,14 @@ func newSyntax(files []*ast.File) *syntax {
 		names:   make(map[string]bool),
 	}
 	for _, f := range files {
-		s.walk(f)
+		s.walk(f, skipped)
 	}
 	return s
 }
 
 // walk adds one file. It keeps the stack of enclosing nodes and, apart,
 // the stack of enclosing function bodies.
-func (s *syntax) walk(f *ast.File) {
+func (s *syntax) walk(f *ast.File, skipped map[*ast.FuncDecl]bool) {
 	var stack []ast.Node
 	var bodies []*ast.BlockStmt
 	var decl *ast.FuncDecl
@@ -121,6 +123,9 @@ func (s *syntax) walk(f *ast.File) {
 			}
 			return false
 		case *ast.FuncDecl:
+			if skipped[n] {
+				return false // out of scope, whole
+			}
 			decl = n
 			enter(n.Body)
 		case *ast.FuncLit:

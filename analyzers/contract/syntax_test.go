@@ -45,7 +45,7 @@ func f() {
 	}
 	bodies := 0
 	for _, f := range files {
-		byBody := newSyntax([]*ast.File{f}).callsByBody()
+		byBody := newSyntax([]*ast.File{f}, nil).callsByBody()
 		ast.Inspect(f, func(n ast.Node) bool {
 			var body *ast.BlockStmt
 			switch n := n.(type) {
@@ -69,7 +69,7 @@ func f() {
 			return true
 		})
 	}
-	if got := len(newSyntax(files[:1]).callsByBody()[files[0].Decls[0].(*ast.FuncDecl).Body]); got != 15 {
+	if got := len(newSyntax(files[:1], nil).callsByBody()[files[0].Decls[0].(*ast.FuncDecl).Body]); got != 15 {
 		t.Errorf("calls of the nested literals' function: got %d, want 15", got)
 	}
 	t.Logf("%d files, %d bodies", len(files), bodies)

@@ -87,6 +87,9 @@ func (c *checker) run() {
 	paths := make(map[*ast.BlockStmt]*contract.ErrorPaths)
 	for _, f := range c.pass.Files {
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			if fd, ok := n.(*ast.FuncDecl); ok && c.m.IsTestFunc(fd) {
+				return false
+			}
 			for _, fl := range c.flattenings(n) {
 				*c.at = fl.node.Pos()
 				if c.m.MayBeRetryable(fl.operand) && !c.classifiedPermanent(fl, stack, paths) {

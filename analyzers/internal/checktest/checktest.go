@@ -30,6 +30,7 @@ var Standard = []struct{ Pkg, Proves string }{
 	{"typeparams", "generic code"},
 	{"broken", "code with type errors: no panic, nothing from broken types"},
 	{"generated", "generated files are skipped"},
+	{"testfuncs", "test functions are out of scope; the rest of a test file is not"},
 	{"suppress", "//retrylint:ignore and //nolint:retrylint; plain comments do not exempt"},
 }
 
