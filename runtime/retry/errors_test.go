@@ -95,9 +95,9 @@ func TestRetryDelaySurvivesWrapping(t *testing.T) {
 func TestRetryDelayDiesWhenFlattened(t *testing.T) {
 	base := retry.RetryAfter(io.EOF, time.Second)
 	cases := map[string]error{
-		"%v":                 fmt.Errorf("load: %v", base), //retrylint:ignore the defect under test
-		"errors.New":         errors.New(base.Error()),     //retrylint:ignore the defect under test
-		"wrapper w/o Unwrap": opaque{base},                 //retrylint:ignore the defect under test
+		"%v":                 fmt.Errorf("load: %v", base),
+		"errors.New":         errors.New(base.Error()),
+		"wrapper w/o Unwrap": opaque{base},
 	}
 	for name, err := range cases {
 		if d, ok := retry.RetryDelay(err); ok {
