@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -69,15 +70,25 @@ func (c *checker) checkHelpers() {
 
 // checkDeferred reports a return in a retryable producer's error branch
 // at which a pending deferred Ack runs: `defer msg.Ack()` at the top of
-// the function Acks at every return after it, the error branch's included.
+// the function Acks at every return after it, the error branch's included,
+// and so does a deferred literal that only Acks.
 // A return after an explicit settlement of the same message in its block
 // (NakWithDelay, then return) is quiet: the deferred Ack comes too late to
 // change anything.
 func (c *checker) checkDeferred() {
+	var bodies []*ast.BlockStmt
 	for _, bc := range c.m.AckCallsByBody(contract.AckCall.IsAck) {
-		paths := c.m.ErrorPaths(bc.Body)
-		for _, ret := range contract.Returns(bc.Body) {
-			d, pending := c.m.DeferredAckAt(bc.Body, ret)
+		bodies = append(bodies, bc.Body)
+	}
+	for _, body := range c.m.DeferredAckBodies() {
+		if !slices.Contains(bodies, body) {
+			bodies = append(bodies, body)
+		}
+	}
+	for _, body := range bodies {
+		paths := c.m.ErrorPaths(body)
+		for _, ret := range contract.Returns(body) {
+			d, pending := c.m.DeferredAckAt(body, ret)
 			if !pending {
 				continue
 			}

@@ -66,7 +66,7 @@ func (m *Model) RetryInSight() bool { return m.mayRetry }
 
 // TermBodies returns the function bodies (declarations and literals) that
 // hold a Term, in source order; the model has built their CFGs.
-func (m *Model) TermBodies() []*ast.BlockStmt { return m.termBodies }
+func (m *Model) TermBodies() []*ast.BlockStmt { return slices.Clip(m.termBodies) }
 
 // HelperSettle is a call of a helper that settles a message it is given,
 // with the condition under which it does.
@@ -132,7 +132,7 @@ func isLitCall(m *Model, call *ast.CallExpr) bool { return m.funcLitOf(call.Fun)
 
 // AckBodies returns the function bodies that hold an Ack (AsAck), in
 // source order; the model has built their CFGs.
-func (m *Model) AckBodies() []*ast.BlockStmt { return m.ackBodies }
+func (m *Model) AckBodies() []*ast.BlockStmt { return slices.Clip(m.ackBodies) }
 
 // VisitAckCalls calls visit for each ack call of the package for which
 // keep holds, with the path facts of the function body that holds it.

@@ -80,6 +80,7 @@ type Model struct {
 	helperSettles                                 []*BodyHelperSettles // calls of helpers whose effects have a known condition
 	ackBodies                                     []*ast.BlockStmt     // bodies that hold an Ack, each with its CFG built
 	termBodies                                    []*ast.BlockStmt     // bodies that hold a Term, each with its CFG built
+	deferredAckBodies                             []*ast.BlockStmt     // bodies that defer a literal that Acks
 	vocab                                         *vocabulary
 	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
 	mayHandle                                     bool // some function could be a handler registered elsewhere

@@ -3,6 +3,7 @@ package contract
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -14,7 +15,75 @@ import (
 // it settled the same message explicitly (NakWithDelay, then return) gets
 // nothing from the deferred Ack: the message is already settled.
 
-// DeferredAck is a `defer msg.Ack()` statement of a function body itself.
+// deferredCall returns the call a defer statement makes at every return:
+// its own call, or the one call of a literal called with no arguments
+// that does nothing else, as errcheck-clean code writes it:
+//
+//	defer func() { _ = msg.Ack() }()
+//	defer func() { msg.Ack() }()
+//	defer func() {
+//		if err := msg.Ack(); err != nil {
+//			log.Print(err)
+//		}
+//	}()
+//
+// A literal that calls conditionally, or does more, is not followed: which
+// returns it settles at is not known.
+func (m *Model) deferredCall(ds *ast.DeferStmt) *ast.CallExpr {
+	lit, ok := ast.Unparen(ds.Call.Fun).(*ast.FuncLit)
+	if !ok || len(ds.Call.Args) > 0 || len(lit.Body.List) != 1 {
+		return ds.Call
+	}
+	switch st := lit.Body.List[0].(type) {
+	case *ast.ExprStmt:
+		if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok {
+			return call
+		}
+	case *ast.AssignStmt:
+		if call := blankAssignedCall(st); call != nil {
+			return call
+		}
+	case *ast.IfStmt:
+		// if err := msg.Ack(); err != nil { log }: the call runs first,
+		// whatever the branch does with its error, unless it settles.
+		if init, ok := st.Init.(*ast.AssignStmt); ok && st.Else == nil && len(init.Rhs) == 1 && !m.callsAck(st.Body) {
+			if call, ok := ast.Unparen(init.Rhs[0]).(*ast.CallExpr); ok {
+				return call
+			}
+		}
+	}
+	return ds.Call
+}
+
+// blankAssignedCall returns call of `_ = call`.
+func blankAssignedCall(as *ast.AssignStmt) *ast.CallExpr {
+	if len(as.Rhs) != 1 || slices.ContainsFunc(as.Lhs, func(e ast.Expr) bool {
+		id, ok := e.(*ast.Ident)
+		return !ok || id.Name != "_"
+	}) {
+		return nil
+	}
+	call, _ := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	return call
+}
+
+// callsAck reports whether n holds a call of a method named like an ack
+// method of any profile: such a branch may settle again.
+func (m *Model) callsAck(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.libNames.ack[sel.Sel.Name] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// DeferredAck is a `defer msg.Ack()` statement of a function body itself,
+// or a deferred literal that only Acks (deferredCall).
 type DeferredAck struct {
 	Stmt *ast.DeferStmt
 	Ack  AckCall
@@ -31,7 +100,7 @@ func (m *Model) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (Deferre
 			break
 		}
 		if ds, ok := st.(*ast.DeferStmt); ok {
-			if ack, ok := m.AsAckCall(ds.Call); ok && ack.IsAck() {
+			if ack, ok := m.AsAckCall(m.deferredCall(ds)); ok && ack.IsAck() {
 				d, found = DeferredAck{ds, ack}, true
 			}
 		}
@@ -55,6 +124,12 @@ func (m *Model) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (Deferre
 	}
 	return d, true
 }
+
+// DeferredAckBodies returns the function bodies that defer a literal
+// holding an Ack (defer func() { _ = msg.Ack() }()), in source order: the
+// Ack is the literal's, its returns are theirs. Bodies holding a deferred
+// Ack of their own are among AckCallsByBody's.
+func (m *Model) DeferredAckBodies() []*ast.BlockStmt { return slices.Clip(m.deferredAckBodies) }
 
 // enclosingList returns the statement list that holds ret.
 func enclosingList(body *ast.BlockStmt, ret *ast.ReturnStmt) []ast.Stmt {

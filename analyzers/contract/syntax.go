@@ -24,6 +24,9 @@ type syntax struct {
 	decls map[*ast.BlockStmt]*ast.FuncDecl
 	// lits are the function literals of the package, in source order.
 	lits []*ast.FuncLit
+	// deferred maps the body of each literal a defer statement calls
+	// (defer func() {...}()) to the function body holding the defer.
+	deferred map[*ast.BlockStmt]*ast.BlockStmt
 	// names are the package's distinct identifiers.
 	names map[string]bool
 	// flow are the statements that define variables or store into them,
@@ -146,6 +149,13 @@ func (s *syntax) walk(f *ast.File, skipped map[*ast.FuncDecl]bool) {
 		case *ast.ExprStmt:
 			if mayStore(n) {
 				s.flow = append(s.flow, flowNode{n, nil})
+			}
+		case *ast.DeferStmt:
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok && len(bodies) > 0 {
+				if s.deferred == nil {
+					s.deferred = make(map[*ast.BlockStmt]*ast.BlockStmt)
+				}
+				s.deferred[lit.Body] = bodies[len(bodies)-1]
 			}
 		case *ast.AssignStmt, *ast.ValueSpec, *ast.RangeStmt:
 			s.flow = append(s.flow, flowNode{n, nearestContainer(stack, f)})

@@ -268,6 +268,15 @@ func (m *Model) solvePaths() {
 				m.ackCalls = append(m.ackCalls, bc)
 			}
 			bc.Calls = append(bc.Calls, ack)
+			// A deferred literal's Ack runs at the returns of the body
+			// holding the defer (deferred.go): that body's paths matter.
+			if outer, ok := m.syntax.deferred[body]; ok && ack.IsAck() && !slices.Contains(m.deferredAckBodies, outer) {
+				m.deferredAckBodies = append(m.deferredAckBodies, outer)
+				if _, seen := m.paths[outer]; !seen {
+					m.paths[outer] = nil
+					bodies = append(bodies, outer)
+				}
+			}
 		}
 		if _, ok := m.CertainHelperSettle(call, profile.Done); ok {
 			mark(&m.ackBodies, body)

@@ -106,7 +106,7 @@ func reportForeign(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 var spec = &ordering.Spec{
 	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.AsAck(call) },
 	Bodies: func(m *contract.Model) []*ast.BlockStmt {
-		return append(m.AckBodies(), m.HandlerBodies()...)
+		return slices.Concat(m.AckBodies(), m.HandlerBodies())
 	},
 	Verb:           "Ack",
 	HandlerReturns: true,

@@ -58,7 +58,8 @@ func (c *checker) run() {
 		seen[b.Body] = true
 		bodies = append(bodies, b.Body)
 	}
-	more := append(c.m.TermBodies(), c.m.HandlerBodies()...)
+	// Concat copies: the model's slices are shared with the other checks.
+	more := slices.Concat(c.m.TermBodies(), c.m.HandlerBodies(), c.m.DeferredAckBodies())
 	for _, hb := range c.m.HelperSettlesByBody() {
 		more = append(more, hb.Body)
 	}

@@ -89,3 +89,54 @@ func (s *Service) _(ctx context.Context, msg jetstream.Msg, fast bool) {
 		return
 	}
 }
+
+// The errcheck-clean forms of a deferred Ack: a literal that only Acks.
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	defer func() { _ = msg.Ack() }()
+	if err := s.charge(ctx, msg.Data()); err != nil {
+		log.Printf("charge: %v", err)
+		return // want `the deferred Ack runs at this return in the error branch of retryable error err from charge`
+	}
+}
+
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	defer func() {
+		if err := msg.Ack(); err != nil {
+			log.Printf("ack: %v", err)
+		}
+	}()
+	if err := s.charge(ctx, msg.Data()); err != nil {
+		return // want `the deferred Ack runs at this return`
+	}
+}
+
+// Not reported: the deferred literal Acks only on success; the error
+// branch Naks with the delay itself.
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	acked := false
+	defer func() {
+		if acked {
+			_ = msg.Ack()
+		}
+	}()
+	if err := s.charge(ctx, msg.Data()); err != nil {
+		_ = msg.NakWithDelay(10 * time.Second)
+		return
+	}
+	acked = true
+}
+
+// Not reported: the deferred literal does more than Ack.
+func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
+	defer func() {
+		if r := recover(); r != nil {
+			_ = msg.Term()
+			return
+		}
+		_ = msg.Ack()
+	}()
+	if err := s.charge(ctx, msg.Data()); err != nil {
+		_ = msg.NakWithDelay(10 * time.Second)
+		return
+	}
+}
