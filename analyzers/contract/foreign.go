@@ -83,13 +83,38 @@ func (m *Model) isHandlerCandidate(d *ast.FuncDecl) bool {
 	return false
 }
 
-// inferHandlerCandidates records, for the package's candidate handlers,
-// the nil returns in a retryable producer's error branch. It runs after
-// the transient paths are solved.
+// isTypedHandlerCandidate reports whether d could be a typed handler, one
+// that middleware of another package calls with the decoded payload
+// (bus.JSON(h.HandleInvoice)): exported, an error as its only result, a
+// context.Context first and one more parameter, no message. Its nil return
+// after a retryable error is an Ack only if a package registers it through
+// such middleware with a bus that Acks on nil; the candidate fact alone
+// reports nothing.
+func (m *Model) isTypedHandlerCandidate(d *ast.FuncDecl) bool {
+	fn, ok := m.info.Defs[d.Name].(*types.Func)
+	if !ok || d.Body == nil || !d.Name.IsExported() {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Results().Len() != 1 || !returnsError(sig) || sig.Params().Len() != 2 || sig.Variadic() {
+		return false
+	}
+	return isContext(sig.Params().At(0).Type()) && !m.IsMessage(sig.Params().At(1).Type())
+}
+
+// isContext reports whether t is context.Context.
+func isContext(t types.Type) bool {
+	named, ok := t.(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "context" && named.Obj().Name() == "Context"
+}
+
+// inferHandlerCandidates records, for the package's candidate handlers
+// (typed ones included), the nil returns in a retryable producer's error
+// branch. It runs after the transient paths are solved.
 func (m *Model) inferHandlerCandidates(decls []*ast.FuncDecl) {
 	m.candidates = make(map[*types.Func][]ForeignReturn)
 	for _, d := range decls {
-		if !m.isHandlerCandidate(d) {
+		if !m.isHandlerCandidate(d) && !m.isTypedHandlerCandidate(d) {
 			continue
 		}
 		paths := m.paths[d.Body]

@@ -301,7 +301,7 @@ func (m *Model) solvePaths() {
 		}
 	}
 	for _, d := range m.decls {
-		if _, seen := m.paths[d.Body]; !seen && m.mayRetry && m.isHandlerCandidate(d) && len(m.NilReturns(d.Body)) > 0 {
+		if _, seen := m.paths[d.Body]; !seen && m.mayRetry && (m.isHandlerCandidate(d) || m.isTypedHandlerCandidate(d)) && len(m.NilReturns(d.Body)) > 0 {
 			m.paths[d.Body] = nil
 			bodies = append(bodies, d.Body)
 		}

@@ -465,7 +465,10 @@ func Run(ctx context.Context, h func(context.Context) error) {
 // TestForeignHandler checks a handler declared in one package and
 // registered in another (cmd/app wires svc.HandleOrder into bus.Subscribe):
 // the return that drops the retryable error is reported where it is, with
-// the registration and the bus's Ack as related locations.
+// the registration and the bus's Ack as related locations. So is a typed
+// handler (svc.HandleTyped takes the decoded payload, not the message)
+// registered through the generic bus.JSON; svc.Refresh, of the same shape
+// but registered nowhere, stays quiet.
 func TestForeignHandler(t *testing.T) {
 	dir := foreignModule(t)
 	t.Setenv("GOFLAGS", "-mod=mod")
@@ -483,6 +486,9 @@ func TestForeignHandler(t *testing.T) {
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
 		"svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
 		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
+		"svc/typed.go:15:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
+		"\tcmd/app/main.go:16:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n"
 	if r.stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)

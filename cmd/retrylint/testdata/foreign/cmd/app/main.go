@@ -13,4 +13,6 @@ func main() {
 	_, _ = bus.Subscribe(nil, s.HandleDecodedFine)
 	_, _ = bus.Subscribe(nil, s.HandleParked)
 	_, _ = bus.Subscribe(nil, s.HandleParkedFine)
+	_, _ = bus.Subscribe(nil, bus.JSON(s.HandleTyped))
+	_, _ = bus.Subscribe(nil, bus.JSON(s.HandleTypedFine))
 }
