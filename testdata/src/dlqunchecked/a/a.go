@@ -206,3 +206,12 @@ func (r *Relay) _(ctx context.Context, msg jetstream.Msg) error {
 	}
 	return nil
 }
+
+// So does a deferred literal that only Acks.
+func (r *Relay) _(ctx context.Context, msg jetstream.Msg) error {
+	defer func() { _ = msg.Ack() }()
+	if err := r.moveToDLQ(ctx, msg, "x"); err != nil {
+		return err // want `the deferred Ack \(running at this return\) on the failure path of the DLQ write r.moveToDLQ`
+	}
+	return nil
+}
