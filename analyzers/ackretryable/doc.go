@@ -39,9 +39,10 @@
 // non-nil error it does not classify (the branch's error passed), or only
 // for a nil error (nil passed). A helper that classifies first, or Acks
 // only a nil error and is given the branch's error, is quiet. A pending
-// `defer msg.Ack()` (a top-level statement before the return) is reported
-// at a return in such a branch, unless the branch settles the message
-// itself first.
+// `defer msg.Ack()` (a top-level statement before the return), or a
+// deferred literal that only Acks (`defer func() { _ = msg.Ack() }()`), is
+// reported at a return in such a branch, unless the branch settles the
+// message itself first.
 //
 // A classification is any inspection of the error that can separate retry
 // intent from the rest: errors.As, errors.Is, a type switch or assertion,
