@@ -99,13 +99,7 @@ func (m *Model) isTypedHandlerCandidate(d *ast.FuncDecl) bool {
 	if sig.Results().Len() != 1 || !returnsError(sig) || sig.Params().Len() != 2 || sig.Variadic() {
 		return false
 	}
-	return isContext(sig.Params().At(0).Type()) && !m.IsMessage(sig.Params().At(1).Type())
-}
-
-// isContext reports whether t is context.Context.
-func isContext(t types.Type) bool {
-	named, ok := t.(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "context" && named.Obj().Name() == "Context"
+	return isNamed(sig.Params().At(0).Type(), "context", "Context") && !m.IsMessage(sig.Params().At(1).Type())
 }
 
 // inferHandlerCandidates records, for the package's candidate handlers

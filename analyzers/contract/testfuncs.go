@@ -66,11 +66,7 @@ func isTestFunc(info *types.Info, d *ast.FuncDecl) bool {
 		return false
 	}
 	ptr, ok := sig.Params().At(0).Type().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	named, ok := ptr.Elem().(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "testing" && named.Obj().Name() == param
+	return ok && isNamed(ptr.Elem(), "testing", param)
 }
 
 // testName reports whether name is prefix followed by nothing or by a

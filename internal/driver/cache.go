@@ -134,11 +134,12 @@ func (c *diskCache) prune() {
 // directory (the main module, or go.work's), of their local replacements
 // and of -modfile. Dependencies in the module cache are immutable: go.mod
 // and go.sum, which are hashed, name their versions.
-func runKey(args []string, baseline, modfile string) (string, error) {
-	env, err := goEnv()
+func (r *runner) runKey(args []string) (string, error) {
+	env, err := r.goEnv()
 	if err != nil {
 		return "", err
 	}
+	baseline, modfile := r.baseline, r.modfile
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
@@ -336,7 +337,7 @@ func (r *runner) cached(args []string, analyze func() int) int {
 	if !r.cache || c == nil || r.afterFix || r.recordsBaseline() {
 		return analyze()
 	}
-	key, err := runKey(args, r.baseline, r.modfile)
+	key, err := r.runKey(args)
 	if err != nil {
 		return analyze() // the full load reports what is wrong
 	}
@@ -365,4 +366,13 @@ func (r *runner) recordsBaseline() bool {
 	}
 	_, err := os.Stat(r.baseline)
 	return errors.Is(err, os.ErrNotExist)
+}
+
+// goEnv returns what goEnv asks the go command, once per run: the run
+// cache's key and the package cache both need it.
+func (r *runner) goEnv() (map[string]string, error) {
+	if r.env == nil && r.envErr == nil {
+		r.env, r.envErr = goEnv()
+	}
+	return r.env, r.envErr
 }

@@ -91,7 +91,9 @@ type runner struct {
 	cache    bool // replay identical earlier runs (cache.go) and unchanged packages (pkgcache.go)
 	enabled  map[*analysis.Analyzer]*triState
 
-	stats cacheStats // where the root packages' results came from
+	stats  cacheStats        // where the root packages' results came from
+	env    map[string]string // the go command's environment (runner.goEnv)
+	envErr error
 }
 
 func (r *runner) fail(status int, format string, args ...any) int {

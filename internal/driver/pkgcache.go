@@ -133,7 +133,7 @@ func (r *runner) newPkgCache(flags []string) *pkgCache {
 		return nil
 	}
 	disk := newDiskCache("pkgs")
-	env, err := goEnv()
+	env, err := r.goEnv()
 	if disk == nil || err != nil {
 		return nil
 	}
