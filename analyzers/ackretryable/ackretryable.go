@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -20,7 +21,7 @@ var Analyzer = New(contract.Analyzer)
 
 // New returns ackretryable built on model, a contract analyzer.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
-	return contract.NewCheck(model, contract.CheckSpec{
+	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -33,7 +34,7 @@ type Config struct {
 // configuration bound to its flags.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
 	cfg := new(Config)
-	a := contract.NewCheck(model, contract.CheckSpec{
+	a := checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {

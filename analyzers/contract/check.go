@@ -1,39 +1,13 @@
 package contract
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"reflect"
 	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/profile"
-	"golang.org/x/tools/go/analysis"
 )
-
-// runCheck runs a check's body and turns a panic into an error that names
-// the analyzer and the position it was looking at (*at, which the body
-// keeps current), so that no input crashes a driver.
-// ContractURL is the specification's address; each check's doc URL is its
-// section there.
-const ContractURL = "https://github.com/retrylint/retrylint/blob/main/docs/contract.md"
-
-// CheckResult is what a check leaves for the directives meta check: the
-// suppression directives that silenced one of its diagnostics.
-type CheckResult struct {
-	Used []*Directive
-}
-
-func runCheck(name string, pass *analysis.Pass, at *token.Pos, body func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: internal error at %s: %v", name, pass.Fset.Position(*at), r)
-		}
-	}()
-	body()
-	return nil
-}
 
 // BodyAckCalls is the ack calls of one function body, in source order.
 type BodyAckCalls struct {
@@ -149,46 +123,5 @@ func (m *Model) VisitAckCalls(keep func(AckCall) bool, at *token.Pos, visit func
 			*at = call.Call.Pos()
 			visit(paths, call)
 		}
-	}
-}
-
-// CheckSpec describes a retrylint check for NewCheck.
-type CheckSpec struct {
-	Name      string
-	DocSource string // the check's doc.go, embedded: Doc is its "# Analyzer" section
-	FactTypes []analysis.Fact
-	// Run checks one package; it keeps *at on the position it looks at,
-	// for the internal error runCheck makes of a panic.
-	Run func(pass *analysis.Pass, m *Model, at *token.Pos)
-}
-
-// NewCheck builds a check's Analyzer on model, a contract analyzer: every
-// check has the same doc source, URL, requirement, tolerance of type
-// errors and panic guard.
-func NewCheck(model *analysis.Analyzer, spec CheckSpec) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:             spec.Name,
-		Doc:              AnalyzerDoc(spec.DocSource),
-		URL:              ContractURL + "#" + spec.Name,
-		Requires:         []*analysis.Analyzer{model},
-		RunDespiteErrors: true,
-		FactTypes:        spec.FactTypes,
-		ResultType:       reflect.TypeFor[*CheckResult](),
-		Run: func(pass *analysis.Pass) (any, error) {
-			m := pass.ResultOf[model].(*Model)
-			res := &CheckResult{}
-			p := *pass // the check's pass applies the suppression directives
-			p.Report = func(d analysis.Diagnostic) {
-				if dir, silenced := m.suppress.match(pass.Fset, d.Pos, spec.Name); silenced {
-					if dir != nil && !slices.Contains(res.Used, dir) {
-						res.Used = append(res.Used, dir)
-					}
-					return
-				}
-				pass.Report(d)
-			}
-			var at token.Pos
-			return res, runCheck(spec.Name, &p, &at, func() { spec.Run(&p, m, &at) })
-		},
 	}
 }

@@ -53,8 +53,8 @@ func New(cfg *Config) *analysis.Analyzer {
 
 // Model is what the contract analyzer knows about one package: which of
 // its types are carriers and messages, which calls produce retryable
-// errors, write a DLQ or Term a message, and which diagnostics are
-// suppressed. Its methods also consult facts about other packages.
+// errors, write a DLQ or Term a message. Its methods also consult facts
+// about other packages.
 //
 // The model is computed whole in the contract analyzer's Run, facts of
 // other packages included, and is read-only afterwards: the checks share it
@@ -67,7 +67,6 @@ type Model struct {
 	info     *types.Info
 	flow     *flowIndex
 	syntax   *syntax // what one walk over the files collects; trimmed when frozen
-	suppress *suppressions
 	imported importedFacts
 	graphs   *cfgs.Graphs                   // the CFGs of the bodies with something to judge
 	noReturn map[*types.Func]bool           // the package's functions that never return
@@ -140,7 +139,6 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		m.info = &types.Info{}
 	}
 	m.testFuncs = testFuncs(pass.Fset, m.info, pass.Files)
-	m.suppress = newSuppressions(pass, cfg.Nolint)
 
 	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {
@@ -250,14 +248,10 @@ func sortByPos(fns []*types.Func) {
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 }
 
-// Report reports d through pass. A check's pass (NewCheck) drops a
+// Report reports d through pass. A check's pass (checks.New) drops a
 // diagnostic that a suppression directive covers or that lies in a
 // generated file, and records the directive as used.
 func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) { pass.Report(d) }
-
-// Directives returns the package's suppression directives, in source
-// order (none from generated files).
-func (m *Model) Directives() []*Directive { return m.suppress.directives }
 
 // DLQFuncs returns the functions the configuration names as DLQ writers
 // (dlq-funcs).

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
 // This file decides whether a publish call's subject names a dead-letter
@@ -41,7 +43,7 @@ func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
 		return false
 	}
 	e = ast.Unparen(e)
-	if s, ok := ConstString(m.info, e); ok {
+	if s, ok := printf.ConstString(m.info, e); ok {
 		return m.cfg.DLQSubject.MatchString(s)
 	}
 	switch e := e.(type) {

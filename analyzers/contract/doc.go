@@ -1,7 +1,8 @@
 // Package contract models the retry contract of CONTRACT.md for the
 // retrylint checks: retry carriers, retryable producers, messages and their
-// ack methods, DLQ writes, the effects of helpers, transient paths, and the
-// suppression directives every check honours.
+// ack methods, DLQ writes, the effects of helpers, and transient paths.
+// The suppression directives every check honours are read by the check
+// scaffolding (analyzers/internal/checks), not by the model.
 //
 // The model is computed whole in the analyzer's Run and only read
 // afterwards: the checks that share it run in parallel, and the facts of
@@ -72,9 +73,13 @@
 // An invalid value fails the run with a one-line error.
 package contract
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/retrylint/retrylint/analyzers/internal/analyzerdoc"
+)
 
 //go:embed doc.go
 var docSource string
 
-var doc = analyzerDoc(docSource)
+var doc = analyzerdoc.Section(docSource)

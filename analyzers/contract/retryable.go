@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
 // maxDepth bounds how far an error value is traced back through
@@ -258,12 +260,12 @@ func WrappedOperands(info *types.Info, call *ast.CallExpr) []ast.Expr {
 	if len(call.Args) < 2 {
 		return nil
 	}
-	format, ok := ConstString(info, call.Args[0])
+	format, ok := printf.ConstString(info, call.Args[0])
 	if !ok {
 		return nil
 	}
 	var out []ast.Expr
-	for _, v := range ParseVerbs(format) {
+	for _, v := range printf.ParseVerbs(format) {
 		if v.Verb == 'w' && v.Arg >= 0 && v.Arg+1 < len(call.Args) {
 			out = append(out, call.Args[v.Arg+1])
 		}

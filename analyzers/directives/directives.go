@@ -8,6 +8,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/analyzerdoc"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
 )
 
 // Name is the meta check's name: the tool's own, as its findings are
@@ -17,33 +19,33 @@ const Name = "retrylint"
 // New returns the meta check over the checks that run, built on model.
 // It requires them, so it runs after them and reads which directives each
 // used.
-func New(model *analysis.Analyzer, checks []*analysis.Analyzer) *analysis.Analyzer {
+func New(model *analysis.Analyzer, checkers []*analysis.Analyzer) *analysis.Analyzer {
 	var ran []string
-	for _, c := range checks {
+	for _, c := range checkers {
 		ran = append(ran, c.Name)
 	}
 	return &analysis.Analyzer{
 		Name:             Name,
-		Doc:              contract.AnalyzerDoc(docSource),
-		URL:              contract.ContractURL + "#" + Name,
-		Requires:         append([]*analysis.Analyzer{model}, checks...),
+		Doc:              analyzerdoc.Section(docSource),
+		URL:              checks.ContractURL + "#" + Name,
+		Requires:         append([]*analysis.Analyzer{model, checks.Suppressions}, checkers...),
 		RunDespiteErrors: true,
 		Run: func(pass *analysis.Pass) (any, error) {
 			m := pass.ResultOf[model].(*contract.Model)
-			used := make(map[*contract.Directive]bool)
-			for _, c := range checks {
-				if res, ok := pass.ResultOf[c].(*contract.CheckResult); ok {
+			used := make(map[*checks.Directive]bool)
+			for _, c := range checkers {
+				if res, ok := pass.ResultOf[c].(*checks.Result); ok {
 					for _, d := range res.Used {
 						used[d] = true
 					}
 				}
 			}
-			for _, d := range m.Directives() {
+			for _, d := range pass.ResultOf[checks.Suppressions].(*checks.Index).Directives() {
 				switch {
 				case d.Nolint:
 				case d.Reason == "":
 					pass.Reportf(d.Pos, "%s has no reason and suppresses nothing: say why the finding does not apply (%s <reason>)",
-						contract.IgnoreDirective, directive(d))
+						checks.IgnoreDirective, directive(d))
 				case !used[d] && allRan(d, ran):
 					pass.Reportf(d.Pos, "%s suppresses no finding of %s: remove it", directive(d), names(d))
 				}
@@ -77,15 +79,15 @@ func reportMissingDLQFuncs(pass *analysis.Pass, funcs []contract.FuncName) {
 }
 
 // directive spells the directive without its reason.
-func directive(d *contract.Directive) string {
+func directive(d *checks.Directive) string {
 	if d.Checks == nil {
-		return contract.IgnoreDirective
+		return checks.IgnoreDirective
 	}
-	return contract.IgnoreDirective + " " + strings.Join(d.Checks, ",")
+	return checks.IgnoreDirective + " " + strings.Join(d.Checks, ",")
 }
 
 // names describes the checks a directive covers.
-func names(d *contract.Directive) string {
+func names(d *checks.Directive) string {
 	if d.Checks == nil {
 		return "any check"
 	}
@@ -93,10 +95,10 @@ func names(d *contract.Directive) string {
 }
 
 // allRan reports whether every check the directive names ran.
-func allRan(d *contract.Directive, ran []string) bool {
+func allRan(d *checks.Directive, ran []string) bool {
 	want := d.Checks
 	if want == nil {
-		want = contract.CheckNames
+		want = checks.Names()
 	}
 	for _, c := range want {
 		if !slices.Contains(ran, c) {

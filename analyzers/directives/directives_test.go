@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 	"github.com/retrylint/retrylint/analyzers/suite"
 )
@@ -25,8 +26,8 @@ func TestCheckNames(t *testing.T) {
 	for _, a := range suite.Default() {
 		names = append(names, a.Name)
 	}
-	if !slices.Equal(names, contract.CheckNames) {
-		t.Fatalf("contract.CheckNames = %v, the suite's checks are %v", contract.CheckNames, names)
+	if !slices.Equal(names, checks.Names()) {
+		t.Fatalf("checks.Names() = %v, the suite's checks are %v", checks.Names(), names)
 	}
 }
 
@@ -39,7 +40,7 @@ func TestDocURLs(t *testing.T) {
 	}
 	for _, a := range suite.All() {
 		page, anchor, ok := strings.Cut(a.URL, "#")
-		if !ok || page != contract.ContractURL || !strings.Contains(string(doc), `<a id="`+anchor+`"></a>`) {
+		if !ok || page != checks.ContractURL || !strings.Contains(string(doc), `<a id="`+anchor+`"></a>`) {
 			t.Errorf("%s: URL %q is not a section of docs/contract.md", a.Name, a.URL)
 		}
 	}

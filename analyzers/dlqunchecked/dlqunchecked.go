@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
 	"github.com/retrylint/retrylint/analyzers/internal/ordering"
 )
 
@@ -22,7 +23,7 @@ var Analyzer = New(contract.Analyzer)
 
 // New returns dlqunchecked built on model, a contract analyzer.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
-	return contract.NewCheck(model, contract.CheckSpec{
+	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
 		FactTypes: []analysis.Fact{new(LostWriteFact)},

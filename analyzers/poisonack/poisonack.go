@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -21,7 +22,7 @@ var Analyzer = New(contract.Analyzer)
 
 // New returns poisonack built on model, a contract analyzer.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
-	return contract.NewCheck(model, contract.CheckSpec{
+	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
 		FactTypes: []analysis.Fact{new(DecodeDropFact)},

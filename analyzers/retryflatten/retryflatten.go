@@ -10,6 +10,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
+	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
 // Name is the analyzer's name.
@@ -20,7 +22,7 @@ var Analyzer = New(contract.Analyzer)
 
 // New returns retryflatten built on model, a contract analyzer.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
-	return contract.NewCheck(model, contract.CheckSpec{
+	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
 		FactTypes: []analysis.Fact{new(FlattensFact)},
@@ -272,11 +274,11 @@ func (c *checker) errorfFlattenings(call *ast.CallExpr) []flattening {
 	for _, op := range c.stringified(call.Args[0]) {
 		out = append(out, flattening{kind: textFlatten, node: call, operand: op})
 	}
-	format, ok := contract.ConstString(info, call.Args[0])
+	format, ok := printf.ConstString(info, call.Args[0])
 	if !ok {
 		return out
 	}
-	verbs := contract.ParseVerbs(format)
+	verbs := printf.ParseVerbs(format)
 	wrapped := contract.WrappedOperands(info, call)
 	for i, arg := range call.Args[1:] {
 		if slices.ContainsFunc(wrapped, func(w ast.Expr) bool { return sameValue(info, w, arg) }) {
@@ -317,13 +319,13 @@ func sameValue(info *types.Info, a, b ast.Expr) bool {
 	return types.ExprString(a) == types.ExprString(b)
 }
 
-func verbFor(verbs []contract.Verb, arg int) (contract.Verb, bool) {
+func verbFor(verbs []printf.Verb, arg int) (printf.Verb, bool) {
 	for _, v := range verbs {
 		if v.Arg == arg {
 			return v, true
 		}
 	}
-	return contract.Verb{}, false
+	return printf.Verb{}, false
 }
 
 // isErrorValue reports whether e is an error (or carrier) value, as opposed
@@ -453,9 +455,9 @@ func (c *checker) verbFix(call *ast.CallExpr, i int, errCall ast.Expr) *analysis
 	if !ok || lit.Kind != token.STRING || len(lit.Value) < 2 {
 		return nil
 	}
-	value, _ := contract.ConstString(c.pass.TypesInfo, lit)
+	value, _ := printf.ConstString(c.pass.TypesInfo, lit)
 	src := lit.Value[1 : len(lit.Value)-1]
-	valueVerbs, srcVerbs := contract.ParseVerbs(value), contract.ParseVerbs(src)
+	valueVerbs, srcVerbs := printf.ParseVerbs(value), printf.ParseVerbs(src)
 	if len(valueVerbs) != len(srcVerbs) {
 		return nil
 	}

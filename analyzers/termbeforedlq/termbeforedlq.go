@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
 	"github.com/retrylint/retrylint/analyzers/internal/ordering"
 )
 
@@ -18,7 +19,7 @@ var Analyzer = New(contract.Analyzer)
 
 // New returns termbeforedlq built on model, a contract analyzer.
 func New(model *analysis.Analyzer) *analysis.Analyzer {
-	return contract.NewCheck(model, contract.CheckSpec{
+	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {

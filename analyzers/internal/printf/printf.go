@@ -1,4 +1,6 @@
-package contract
+// Package printf reads printf-style format strings: their verbs and the
+// operand each consumes, from the constant value or from the source text.
+package printf
 
 import (
 	"go/ast"

@@ -1,8 +1,9 @@
-package contract
+package checks
 
 import (
 	"go/ast"
 	"go/token"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -23,10 +24,13 @@ type lineKey struct {
 	line int
 }
 
-// CheckNames are the checks a //retrylint:ignore directive can name.
-// (analyzers/suite holds the checks themselves; a test keeps the two
-// lists equal.)
-var CheckNames = []string{"retryflatten", "termbeforedlq", "barenak", "ackretryable", "dlqunchecked", "poisonack"}
+// Names returns the checks a //retrylint:ignore directive can name: the
+// checks built with New. (analyzers/suite holds the checks themselves; a
+// test keeps the two lists equal.) The model below the checks knows none
+// of them.
+func Names() []string {
+	return []string{"retryflatten", "termbeforedlq", "barenak", "ackretryable", "dlqunchecked", "poisonack"}
+}
 
 // Directive is one suppression directive of a package.
 type Directive struct {
@@ -36,24 +40,46 @@ type Directive struct {
 	Nolint bool     // a //nolint form: golangci-lint's, needs no reason, never reported unused
 }
 
-// valid reports whether the directive suppresses anything.
-func (d *Directive) valid() bool { return d.Nolint || d.Reason != "" }
+// valid reports whether the directive suppresses anything, nolint telling
+// whether //nolint forms are honoured.
+func (d *Directive) valid(nolint bool) bool {
+	if d.Nolint {
+		return nolint
+	}
+	return d.Reason != ""
+}
 
 // names reports whether the directive covers check.
 func (d *Directive) names(check string) bool {
 	return d.Checks == nil || slices.Contains(d.Checks, check)
 }
 
-// suppressions indexes the directives by the lines they cover, and the
-// generated files of a package.
-type suppressions struct {
+// Suppressions is the analyzer that reads a package's suppression
+// directives, once for every check. It reads both forms; whether the
+// //nolint forms are honoured is the contract configuration's Nolint,
+// applied when a check's diagnostic is matched.
+var Suppressions = &analysis.Analyzer{
+	Name:             "retrylintdirectives",
+	Doc:              "reads retrylint's suppression directives (//retrylint:ignore, //nolint) and the generated files of a package",
+	RunDespiteErrors: true,
+	ResultType:       reflect.TypeFor[*Index](),
+	Run:              func(pass *analysis.Pass) (any, error) { return newIndex(pass), nil },
+}
+
+// Index indexes the directives of a package by the lines they cover, and
+// its generated files. It is read-only once built.
+type Index struct {
 	directives []*Directive
 	lines      map[lineKey][]*Directive
 	generated  map[string]bool
 }
 
-func newSuppressions(pass *analysis.Pass, nolint bool) *suppressions {
-	s := &suppressions{lines: make(map[lineKey][]*Directive), generated: make(map[string]bool)}
+// Directives returns the package's suppression directives, in source
+// order (none from generated files), //nolint forms included.
+func (s *Index) Directives() []*Directive { return s.directives }
+
+func newIndex(pass *analysis.Pass) *Index {
+	s := &Index{lines: make(map[lineKey][]*Directive), generated: make(map[string]bool)}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -67,7 +93,7 @@ func newSuppressions(pass *analysis.Pass, nolint bool) *suppressions {
 		var src []byte // read at the first suppression: most files have none
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				d := parseDirective(c, nolint)
+				d := parseDirective(c)
 				if d == nil {
 					continue
 				}
@@ -90,11 +116,11 @@ func newSuppressions(pass *analysis.Pass, nolint bool) *suppressions {
 //
 //	//retrylint:ignore <reason>                    every check
 //	//retrylint:ignore <check>[,<check>] <reason>  the checks named
-//	//nolint, //nolint:all, //nolint:retrylint     every check (with nolint)
-//	//nolint:<check>[,...]                         the checks named (with nolint)
+//	//nolint, //nolint:all, //nolint:retrylint     every check (honoured with Nolint)
+//	//nolint:<check>[,...]                         the checks named (honoured with Nolint)
 //
 // It returns nil for any other comment.
-func parseDirective(c *ast.Comment, nolint bool) *Directive {
+func parseDirective(c *ast.Comment) *Directive {
 	if rest, ok := strings.CutPrefix(c.Text, IgnoreDirective); ok {
 		if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 			return nil
@@ -109,7 +135,7 @@ func parseDirective(c *ast.Comment, nolint bool) *Directive {
 		return d
 	}
 	rest, ok := strings.CutPrefix(c.Text, NolintDirective)
-	if !ok || !nolint {
+	if !ok {
 		return nil
 	}
 	if rest == "" || rest[0] == ' ' || rest[0] == '\t' {
@@ -125,7 +151,7 @@ func parseDirective(c *ast.Comment, nolint bool) *Directive {
 		case name == nolintName || name == "all":
 			d.Checks = nil
 			return d
-		case slices.Contains(CheckNames, name):
+		case slices.Contains(Names(), name):
 			d.Checks = append(d.Checks, name)
 		}
 	}
@@ -140,7 +166,7 @@ func parseDirective(c *ast.Comment, nolint bool) *Directive {
 func checkList(word string) []string {
 	var out []string
 	for name := range strings.SplitSeq(word, ",") {
-		if !slices.Contains(CheckNames, name) {
+		if !slices.Contains(Names(), name) {
 			return nil
 		}
 		out = append(out, name)
@@ -163,16 +189,16 @@ func aloneOnLine(tf *token.File, src []byte, pos token.Pos) bool {
 	return true
 }
 
-// match returns the directive that silences check's diagnostic at pos,
+// Match returns the directive that silences check's diagnostic at pos,
 // and whether the diagnostic is silenced (a generated file silences it
-// with no directive).
-func (s *suppressions) match(fset *token.FileSet, pos token.Pos, check string) (*Directive, bool) {
+// with no directive); nolint tells whether //nolint forms are honoured.
+func (s *Index) Match(fset *token.FileSet, pos token.Pos, check string, nolint bool) (*Directive, bool) {
 	p := fset.Position(pos)
 	if s.generated[p.Filename] {
 		return nil, true
 	}
 	for _, d := range s.lines[lineKey{p.Filename, p.Line}] {
-		if d.valid() && d.names(check) {
+		if d.valid(nolint) && d.names(check) {
 			return d, true
 		}
 	}

@@ -1,14 +1,15 @@
-package contract
+// Package analyzerdoc extracts an analyzer's Doc text from its package
+// documentation, so that the package doc and `retrylint help` never drift
+// apart.
+package analyzerdoc
 
 import "strings"
 
-// AnalyzerDoc extracts the "# Analyzer NAME" section of a package doc
-// written in doc.go's source, as the Analyzer.Doc text: the first line is
-// the title, the rest the body. Every retrylint check builds its Doc this
-// way, so the package documentation and `retrylint help` never drift apart.
-func AnalyzerDoc(docGoSource string) string { return analyzerDoc(docGoSource) }
-
-func analyzerDoc(src string) string {
+// Section extracts the "# Analyzer NAME" section of a package doc written
+// in doc.go's source, as the Analyzer.Doc text: the first line is the
+// title, the rest the body. Every retrylint analyzer builds its Doc this
+// way.
+func Section(src string) string {
 	var lines []string
 	in := false
 	for line := range strings.SplitSeq(src, "\n") {
