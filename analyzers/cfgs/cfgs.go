@@ -26,22 +26,30 @@ type NoReturnFact struct{}
 func (*NoReturnFact) AFact()         {}
 func (*NoReturnFact) String() string { return "no return" }
 
-// BuildHook, when set (by tests), is called before each cfg.New, with the
-// body it builds.
-var BuildHook func(body *ast.BlockStmt)
-
 // Graphs holds the CFGs of one package's function bodies.
 type Graphs struct {
 	info     *types.Info
 	noReturn func(*types.Func) bool
 	byBody   map[*ast.BlockStmt]*cfg.CFG
 	frozen   bool
+	onBuild  func(body *ast.BlockStmt)
 }
+
+// Option configures a set of graphs.
+type Option func(*Graphs)
+
+// OnBuild has f called before each graph is built, with its body: tests
+// count the builds.
+func OnBuild(f func(body *ast.BlockStmt)) Option { return func(g *Graphs) { g.onBuild = f } }
 
 // New returns an empty set of graphs for a package with type information
 // info; noReturn tells which functions (of any package) never return.
-func New(info *types.Info, noReturn func(*types.Func) bool) *Graphs {
-	return &Graphs{info: info, noReturn: noReturn, byBody: make(map[*ast.BlockStmt]*cfg.CFG)}
+func New(info *types.Info, noReturn func(*types.Func) bool, opts ...Option) *Graphs {
+	g := &Graphs{info: info, noReturn: noReturn, byBody: make(map[*ast.BlockStmt]*cfg.CFG)}
+	for _, opt := range opts {
+		opt(g)
+	}
+	return g
 }
 
 // Of returns the CFG of a function declaration's or literal's body,
@@ -54,8 +62,8 @@ func (g *Graphs) Of(body *ast.BlockStmt) *cfg.CFG {
 	if c, ok := g.byBody[body]; ok {
 		return c
 	}
-	if BuildHook != nil {
-		BuildHook(body)
+	if g.onBuild != nil {
+		g.onBuild(body)
 	}
 	c := cfg.New(body, g.mayReturn)
 	if !g.frozen {

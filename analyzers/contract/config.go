@@ -183,11 +183,16 @@ func (v identValue) Set(s string) error {
 }
 
 // FuncName is a fully qualified function or method: PkgPath.Name or
-// PkgPath.Recv.Name.
+// PkgPath.Recv.Name, and where it was configured.
 type FuncName struct {
 	PkgPath string
 	Recv    string // receiver type name without '*', empty for functions
 	Name    string
+	// Origin is the place of the configuration file that named it
+	// (file:line), empty when it came from the flag. It travels with the
+	// entry (import/path.Func@file:line) rather than in a table beside the
+	// configuration, so that every driver reports the same place.
+	Origin string
 }
 
 func (f FuncName) String() string {
@@ -197,9 +202,12 @@ func (f FuncName) String() string {
 	return f.PkgPath + "." + f.Name
 }
 
-// ParseFuncName parses "import/path.Func" or "import/path.Type.Method".
+// ParseFuncName parses "import/path.Func" or "import/path.Type.Method",
+// optionally followed by "@origin", the place of the configuration file
+// that named it (the configuration file's reader writes it).
 func ParseFuncName(s string) (FuncName, error) {
 	s = strings.TrimSpace(s)
+	s, origin, _ := strings.Cut(s, "@")
 	slash := strings.LastIndex(s, "/")
 	rest := s[slash+1:]
 	parts := strings.Split(rest, ".")
@@ -216,9 +224,9 @@ func ParseFuncName(s string) (FuncName, error) {
 		}
 	}
 	if len(parts) == 3 {
-		return FuncName{PkgPath: pkg, Recv: parts[1], Name: parts[2]}, nil
+		return FuncName{PkgPath: pkg, Recv: parts[1], Name: parts[2], Origin: origin}, nil
 	}
-	return FuncName{PkgPath: pkg, Name: parts[1]}, nil
+	return FuncName{PkgPath: pkg, Name: parts[1], Origin: origin}, nil
 }
 
 // Declares reports whether pkg declares the function or method f names
@@ -245,20 +253,11 @@ func (f FuncName) Describe() string {
 	return "function " + f.Name
 }
 
-// dlqFuncOrigins maps dlq-funcs entries (FuncName.String) to the place of
-// a configuration file that set them (file:line), for messages. The
-// file's reader fills it before analysis starts; it is read-only after.
-var dlqFuncOrigins = make(map[string]string)
-
-// NoteDLQFuncOrigin records where a dlq-funcs entry was configured. Call
-// it before analysis starts.
-func NoteDLQFuncOrigin(f FuncName, origin string) { dlqFuncOrigins[f.String()] = origin }
-
-// DLQFuncOrigin says where a dlq-funcs entry was configured: the place in
-// a configuration file, or the flag.
-func DLQFuncOrigin(f FuncName) string {
-	if o := dlqFuncOrigins[f.String()]; o != "" {
-		return o
+// Where says where a dlq-funcs entry was configured: the place in a
+// configuration file, or the flag.
+func (f FuncName) Where() string {
+	if f.Origin != "" {
+		return f.Origin
 	}
 	return "-" + Name + "." + FlagDLQFuncs
 }

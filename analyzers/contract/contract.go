@@ -23,9 +23,31 @@ const Name = "retrycontract"
 // options bound to its flags. Checks require it and read its *Model.
 var Analyzer = New(DefaultConfig())
 
+// Option configures a contract analyzer beyond its Config: what tests
+// observe of its work.
+type Option func(*hooks)
+
+// hooks are what tests observe of a run: each CFG built and each body
+// whose transient paths are solved.
+type hooks struct {
+	build, solve func(body *ast.BlockStmt)
+}
+
+// OnBuild has f called with each function body whose control-flow graph
+// the model builds.
+func OnBuild(f func(body *ast.BlockStmt)) Option { return func(h *hooks) { h.build = f } }
+
+// OnSolve has f called with each function body whose transient paths the
+// model solves.
+func OnSolve(f func(body *ast.BlockStmt)) Option { return func(h *hooks) { h.solve = f } }
+
 // New returns a contract analyzer for cfg, with cfg's options registered as
 // its flags. A run must use one contract analyzer: its fact types are its own.
-func New(cfg *Config) *analysis.Analyzer {
+func New(cfg *Config, opts ...Option) *analysis.Analyzer {
+	var h hooks
+	for _, opt := range opts {
+		opt(&h)
+	}
 	a := &analysis.Analyzer{
 		Name:             Name,
 		Doc:              doc,
@@ -44,7 +66,7 @@ func New(cfg *Config) *analysis.Analyzer {
 					err = fmt.Errorf("%s: internal error in package %s: %v\n%s", Name, pass.Pkg.Path(), r, debug.Stack())
 				}
 			}()
-			return run(pass, cfg)
+			return run(pass, cfg, h)
 		},
 	}
 	cfg.RegisterFlags(&a.Flags)
@@ -61,6 +83,7 @@ func New(cfg *Config) *analysis.Analyzer {
 // and run in parallel.
 type Model struct {
 	cfg      *Config
+	hooks    hooks
 	fset     *token.FileSet
 	files    []*ast.File
 	pkg      *types.Package
@@ -108,6 +131,9 @@ type Model struct {
 	declByFn         map[*types.Func]*ast.FuncDecl
 	calls            map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
 	transient        transientState
+	// solved keeps the path solutions of the classifier inference for
+	// the checks' solves of the same bodies (analyzePaths takes them out).
+	solved map[*ast.BlockStmt]*pathAnalysis
 }
 
 // Config returns the configuration the model was built with.
@@ -122,9 +148,10 @@ func (m *Model) Info() *types.Info { return m.info }
 // Files returns the package's syntax.
 func (m *Model) Files() []*ast.File { return m.files }
 
-func run(pass *analysis.Pass, cfg *Config) (any, error) {
+func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m := &Model{
 		cfg:       cfg,
+		hooks:     h,
 		fset:      pass.Fset,
 		files:     pass.Files,
 		imported:  importFacts(pass),
@@ -158,7 +185,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 	m.noReturn = cfgs.NoReturn(m.info, decls, func(fn *types.Func) bool { return m.imported.noReturn[fn] })
 	m.graphs = cfgs.New(m.info, func(fn *types.Func) bool {
 		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]
-	})
+	}, cfgs.OnBuild(h.build))
 	m.syntax = newSyntax(pass.Files, m.testFuncs)
 	carriers := carrierTypes(cfg, m.info, pass.Files)
 	if len(carriers) > 0 {
@@ -193,6 +220,7 @@ func run(pass *analysis.Pass, cfg *Config) (any, error) {
 		m.indexHelperSettles()
 		m.inferHandlerCandidates(decls)
 	}
+	m.solved = nil // what the checks did not ask for
 	m.exportFacts(pass)
 	m.graphs.Freeze()
 	m.syntax.trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle)

@@ -2,10 +2,6 @@ package contract
 
 import "go/ast"
 
-// SetSolveHook sets the hook called with each body whose transient paths
-// are solved for the checks; nil removes it.
-func SetSolveHook(f func(body *ast.BlockStmt)) { solveHook = f }
-
 // DLQFilterMisses returns the calls of the model's package that are DLQ
 // writes although mayNameDLQWrite, the test by name before the type
 // information is read, would skip them (there must be none), and how many

@@ -146,10 +146,11 @@ func (m *Model) ErrorPaths(body *ast.BlockStmt) *ErrorPaths {
 // analyzePaths solves the transient paths of body and records the facts
 // at each of its calls; converged is false when the solver gave up.
 func (m *Model) analyzePaths(body *ast.BlockStmt) (ep *ErrorPaths, converged bool) {
-	if solveHook != nil {
-		solveHook(body)
+	p := m.solved[body]
+	delete(m.solved, body) // solved by the classifier inference, still exact
+	if p == nil {
+		p = m.newPathAnalysis(body)
 	}
-	p := m.newPathAnalysis(body)
 	ep = &ErrorPaths{at: make(map[*ast.CallExpr]*callPaths), atReturn: make(map[*ast.ReturnStmt]*callPaths)}
 	if !p.converged {
 		return ep, false
@@ -187,10 +188,6 @@ func (m *Model) analyzePaths(body *ast.BlockStmt) (ep *ErrorPaths, converged boo
 	}
 	return ep, true
 }
-
-// solveHook, when set (by tests), is called with each body whose paths
-// are solved for the checks.
-var solveHook func(body *ast.BlockStmt)
 
 // At returns what holds on every path that reaches call, just before the
 // statement or condition holding it runs. ok is false when call is not
@@ -466,6 +463,7 @@ func (m *Model) DelayExpr(t *TransientPath, pos token.Pos) string {
 // succeeded, and func(error...) bool that is true only there.
 func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {
 	m.transient.classifiers = make(map[*types.Func]ClassifierKind)
+	m.solved = make(map[*ast.BlockStmt]*pathAnalysis)
 	type candidate struct {
 		decl  *ast.FuncDecl
 		fn    *types.Func
@@ -495,12 +493,30 @@ func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {
 		for _, c := range cands {
 			if m.transient.classifiers[c.fn] == 0 && m.classifies(c.decl.Body, c.kind, c.param) {
 				m.transient.classifiers[c.fn] = c.kind
+				m.dropSolvedUsing(c.fn)
 				changed = true
 			}
 		}
 		if !changed {
 			break
 		}
+	}
+}
+
+// dropSolvedUsing forgets the solutions kept for bodies that name fn, a
+// function just found to be a classifier: solved before, they did not see
+// it as one. The solutions kept are exact otherwise: a solve reads the
+// producers, the flow index and the CFGs, final before the classifier
+// inference starts, and the classifiers of the functions it calls.
+func (m *Model) dropSolvedUsing(fn *types.Func) {
+	for body := range m.solved {
+		ast.Inspect(body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && m.info.Uses[id] == fn {
+				delete(m.solved, body)
+				return false
+			}
+			return true
+		})
 	}
 }
 
@@ -520,7 +536,13 @@ func classifierShape(sig *types.Signature) ClassifierKind {
 // (the ok of a delay classifier, a predicate's result) does so only where
 // a retry classification of param succeeded, and one return can.
 func (m *Model) classifies(body *ast.BlockStmt, kind ClassifierKind, param *types.Var) bool {
-	p := m.newPathAnalysis(body)
+	p := m.solved[body]
+	if p == nil {
+		p = m.newPathAnalysis(body)
+		if m.solved != nil {
+			m.solved[body] = p // for the next round and the checks, unless dropSolvedUsing drops it
+		}
+	}
 	if !p.converged {
 		return false
 	}

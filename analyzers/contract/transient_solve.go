@@ -49,7 +49,12 @@ type typeTest struct {
 // nodeRef locates a call: block index and index of the node holding it.
 type nodeRef struct{ block, node int }
 
+// newPathAnalysis solves the transient paths of body: every solve of the
+// model, for the checks and for its own inferences, goes through here.
 func (m *Model) newPathAnalysis(body *ast.BlockStmt) *pathAnalysis {
+	if m.hooks.solve != nil {
+		m.hooks.solve(body)
+	}
 	p := &pathAnalysis{
 		m:          m,
 		body:       body,

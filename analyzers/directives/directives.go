@@ -73,7 +73,7 @@ func reportMissingDLQFuncs(pass *analysis.Pass, funcs []contract.FuncName) {
 	for _, f := range funcs {
 		if f.PkgPath == pass.Pkg.Path() && !contract.Declares(pass.Pkg, f) {
 			pass.Reportf(first.Package, "dlq-funcs entry %s (%s) names no %s of package %s: a typo hides findings; correct or remove the entry",
-				f, contract.DLQFuncOrigin(f), f.Describe(), pass.Pkg.Name())
+				f, f.Where(), f.Describe(), pass.Pkg.Name())
 		}
 	}
 }

@@ -137,7 +137,7 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 				return nil, at(v, "%s.%s: %v", a.Name, opt.Value, err)
 			}
 			if a.Name == contract.Name && opt.Value == contract.FlagDLQFuncs {
-				noteOrigins(path, v)
+				text = withOrigins(path, v)
 			}
 			args = append(args, "-"+a.Name+"."+opt.Value+"="+text)
 		}
@@ -145,21 +145,24 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 	return args, nil
 }
 
-// noteOrigins records the file and line of each dlq-funcs entry, for the
+// withOrigins returns the dlq-funcs entries of v as flag text, each with
+// the file and line that named it (import/path.Func@file:line), for the
 // message that reports an entry naming nothing (the meta check, and the
 // command line's check before analysis).
-func noteOrigins(path string, v *yaml.Node) {
+func withOrigins(path string, v *yaml.Node) string {
 	entries := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
 		entries = v.Content
 	}
+	var parts []string
 	for _, e := range entries {
-		for _, part := range strings.Split(e.Value, ",") {
-			if f, err := contract.ParseFuncName(part); err == nil {
-				contract.NoteDLQFuncOrigin(f, fmt.Sprintf("%s:%d", path, e.Line))
+		for part := range strings.SplitSeq(e.Value, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				parts = append(parts, fmt.Sprintf("%s@%s:%d", part, path, e.Line))
 			}
 		}
 	}
+	return strings.Join(parts, ",")
 }
 
 // scalar returns a value as flag text: a scalar as written, a list of

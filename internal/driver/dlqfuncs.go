@@ -32,7 +32,7 @@ func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) [
 		if pkg == nil || contract.Declares(pkg, f) {
 			continue
 		}
-		missing = append(missing, fmt.Sprintf("%s (%s): no %s in %s", f, contract.DLQFuncOrigin(f), f.Describe(), f.PkgPath))
+		missing = append(missing, fmt.Sprintf("%s (%s): no %s in %s", f, f.Where(), f.Describe(), f.PkgPath))
 	}
 	return missing
 }
