@@ -10,6 +10,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -88,7 +89,7 @@ func (c *checker) checkDeferred() {
 	}
 	for _, body := range bodies {
 		paths := c.m.ErrorPaths(body)
-		for _, ret := range contract.Returns(body) {
+		for _, ret := range goast.Returns(body) {
 			d, pending := c.m.DeferredAckAt(body, ret)
 			if !pending {
 				continue
@@ -179,7 +180,7 @@ func (c *checker) check(paths *contract.ErrorPaths, ack contract.AckCall) {
 		what, name = "retryable error "+b.Err.Name(), b.Err.Name()
 	}
 	if b.Producer != nil {
-		if callee := contract.CalleeName(b.Producer); callee != "" {
+		if callee := goast.CalleeName(b.Producer); callee != "" {
 			what += " from " + callee
 		}
 	}
@@ -204,7 +205,7 @@ func describe(b *contract.ErrorBranch) string {
 		err = b.Err.Name()
 	}
 	if b.Producer != nil {
-		producer = contract.CalleeName(b.Producer)
+		producer = goast.CalleeName(b.Producer)
 	}
 	return describeNames(err, producer)
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -128,7 +130,7 @@ func (c *checker) reportTransient(nak contract.AckCall, t *contract.TransientPat
 			what = "retryable error " + t.Err.Name()
 		}
 		if call, ok := t.Origin.(*ast.CallExpr); ok {
-			if name := contract.CalleeName(call); name != "" {
+			if name := goast.CalleeName(call); name != "" {
 				what += " from " + name
 			}
 		}
@@ -196,7 +198,7 @@ func (c *checker) acceptsDelay(nak contract.AckCall) bool {
 		return false
 	}
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Params().Len() == 0 || !contract.IsDuration(sig.Params().At(0).Type()) {
+	if !ok || sig.Params().Len() == 0 || !gotypes.IsDuration(sig.Params().At(0).Type()) {
 		return false
 	}
 	args := nak.Call.Args

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -89,7 +90,7 @@ type Model struct {
 	pkg      *types.Package
 	info     *types.Info
 	flow     *flowIndex
-	syntax   *syntax // what one walk over the files collects; trimmed when frozen
+	syn      *syntax.Index // what one walk over the files collects; trimmed when frozen
 	imported importedFacts
 	graphs   *cfgs.Graphs                   // the CFGs of the bodies with something to judge
 	noReturn map[*types.Func]bool           // the package's functions that never return
@@ -165,7 +166,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	if m.info == nil {
 		m.info = &types.Info{}
 	}
-	m.testFuncs = testFuncs(pass.Fset, m.info, pass.Files)
+	m.testFuncs = syntax.TestFuncs(pass.Fset, m.info, pass.Files)
 
 	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {
@@ -186,13 +187,13 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.graphs = cfgs.New(m.info, func(fn *types.Func) bool {
 		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]
 	}, cfgs.OnBuild(h.build))
-	m.syntax = newSyntax(pass.Files, m.testFuncs)
+	m.syn = syntax.NewIndex(pass.Files, m.testFuncs)
 	carriers := carrierTypes(cfg, m.info, pass.Files)
 	if len(carriers) > 0 {
 		pass.ExportPackageFact(&CarrierTypesFact{Types: carriers})
 	}
 	m.libNames = newLibraryNames(cfg.Profiles)
-	m.vocab = newVocabulary(cfg, m.libNames, m.syntax, importsCarrier(pass))
+	m.vocab = newVocabulary(cfg, m.libNames, m.syn, importsCarrier(pass))
 	m.gate(decls)
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && m.isHandlerCandidate(d) })
 	m.inferProducers(decls)
@@ -223,7 +224,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.solved = nil // what the checks did not ask for
 	m.exportFacts(pass)
 	m.graphs.Freeze()
-	m.syntax.trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle)
+	m.syn.Trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle)
 	return m, nil
 }
 

@@ -5,6 +5,9 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
 // Decoding the payload (CONTRACT.md version 2): a call that returns an
@@ -36,7 +39,7 @@ func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) {
 	if m.info == nil || !m.maySettle && len(m.handlers) == 0 && !m.mayHandle {
 		return Decode{}, false
 	}
-	name := CalleeName(call)
+	name := goast.CalleeName(call)
 	if name == "" || !m.cfg.Decode.MatchString(name) {
 		return Decode{}, false
 	}
@@ -54,7 +57,7 @@ func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) {
 	if len(msgs) == 0 {
 		return Decode{}, false
 	}
-	return Decode{Call: call, Name: calleeName(call.Fun), ErrIndex: errIndex, Msgs: msgs}, true
+	return Decode{Call: call, Name: goast.CalleeText(call.Fun), ErrIndex: errIndex, Msgs: msgs}, true
 }
 
 // payloadMsgs adds to out the messages whose payload e is, or derives
@@ -76,8 +79,8 @@ func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Va
 		if tv, ok := m.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			return m.payloadMsgs(e.Args[0], out, depth+1) // string(data)
 		}
-		fn := StaticCallee(m.info, e)
-		if slices.ContainsFunc(readerFuncs, func(f [2]string) bool { return IsPkgFunc(fn, f[0], f[1]) }) && len(e.Args) > 0 {
+		fn := gotypes.StaticCallee(m.info, e)
+		if slices.ContainsFunc(readerFuncs, func(f [2]string) bool { return gotypes.IsPkgFunc(fn, f[0], f[1]) }) && len(e.Args) > 0 {
 			return m.payloadMsgs(e.Args[0], out, depth+1)
 		}
 	case *ast.SliceExpr:

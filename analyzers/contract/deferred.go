@@ -177,18 +177,3 @@ func (m *Model) settlesMessage(n ast.Node, msg ast.Expr) bool {
 	})
 	return found
 }
-
-// Returns returns the return statements of body, not of nested literals.
-func Returns(body *ast.BlockStmt) []*ast.ReturnStmt {
-	var out []*ast.ReturnStmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			out = append(out, n)
-		}
-		return true
-	})
-	return out
-}

@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -101,7 +103,7 @@ func (m *Model) isDLQWrite(call *ast.CallExpr) bool {
 // isDLQWriteCall would fail. (The package's names matching the DLQ
 // pattern are known, so each test is a set lookup.)
 func (m *Model) mayNameDLQWrite(call *ast.CallExpr) bool {
-	name, ident := calledName(call.Fun)
+	name, ident := goast.CalledName(call.Fun)
 	if name == "" || m.vocab == nil {
 		return true // a literal, or a call's result
 	}
@@ -189,7 +191,7 @@ func (m *Model) asDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
 	if !m.isDLQWrite(call) {
 		return DLQWrite{}, false
 	}
-	w := DLQWrite{Call: call, Name: calleeName(call.Fun), ErrIndex: -1}
+	w := DLQWrite{Call: call, Name: goast.CalleeText(call.Fun), ErrIndex: -1}
 	w.Results, w.ErrIndex = m.callResults(call)
 	w.Checked, w.Swallows = m.writeOutcome(call, w.HasError())
 	w.Msgs = m.callMessageDeps(call)
@@ -202,7 +204,7 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 		_, errIndex := m.callResults(call)
 		return errIndex >= 0
 	}
-	if fn := StaticCallee(m.info, call); fn != nil {
+	if fn := gotypes.StaticCallee(m.info, call); fn != nil {
 		if m.isDLQWriter(fn) {
 			return !m.isAck(call)
 		}
@@ -367,19 +369,19 @@ func (m *Model) configuredDLQFunc(fn *types.Func) bool {
 // last error result (-1 if none).
 func (m *Model) callResults(call *ast.CallExpr) (n, errIndex int) {
 	t := m.info.TypeOf(call)
-	if !isValid(t) {
+	if !gotypes.IsValid(t) {
 		return 0, -1
 	}
 	if tup, ok := t.(*types.Tuple); ok {
 		errIndex = -1
 		for i := 0; i < tup.Len(); i++ {
-			if IsError(tup.At(i).Type()) {
+			if gotypes.IsError(tup.At(i).Type()) {
 				errIndex = i
 			}
 		}
 		return tup.Len(), errIndex
 	}
-	if IsError(t) {
+	if gotypes.IsError(t) {
 		return 1, 0
 	}
 	return 1, -1
@@ -456,7 +458,7 @@ func (m *Model) bodyWritesDLQ(body *ast.BlockStmt) bool {
 // func value: what it does can change as the package's facts grow.
 func (m *Model) callsLocal(body *ast.BlockStmt) bool {
 	for _, call := range m.callsOf(body) {
-		if fn := StaticCallee(m.info, call); fn != nil {
+		if fn := gotypes.StaticCallee(m.info, call); fn != nil {
 			if fn.Pkg() == m.pkg {
 				return true
 			}
@@ -475,7 +477,7 @@ func (m *Model) callsLocal(body *ast.BlockStmt) bool {
 func (m *Model) callsOf(body *ast.BlockStmt) []*ast.CallExpr {
 	if m.frozen {
 		var calls []*ast.CallExpr
-		InspectCalls(body, func(call *ast.CallExpr) bool {
+		goast.InspectCalls(body, func(call *ast.CallExpr) bool {
 			calls = append(calls, call)
 			return true
 		})
@@ -485,57 +487,13 @@ func (m *Model) callsOf(body *ast.BlockStmt) []*ast.CallExpr {
 		return calls
 	}
 	if m.calls == nil {
-		m.calls = m.syntax.callsByBody()
+		m.calls = m.syn.CallsByBody()
 		if calls, ok := m.calls[body]; ok {
 			return calls
 		}
 	}
 	m.calls[body] = nil // a body of no call (or not the package's)
 	return nil
-}
-
-// InspectCalls calls f for each call in n, in source order, descending into
-// function literals only where they are called on the spot
-// (func() { ... }(), defer func() { ... }(), go func() { ... }()). It stops
-// when f returns false.
-func InspectCalls(n ast.Node, f func(*ast.CallExpr) bool) {
-	stop := false
-	var calledLits map[*ast.FuncLit]bool
-	ast.Inspect(n, func(n ast.Node) bool {
-		if stop {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return calledLits[n]
-		case *ast.CallExpr:
-			if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
-				if calledLits == nil {
-					calledLits = make(map[*ast.FuncLit]bool)
-				}
-				calledLits[lit] = true
-			}
-			if !f(n) {
-				stop = true
-				return false
-			}
-		}
-		return true
-	})
-}
-
-// calleeName renders a callee expression for messages: js.Publish,
-// s.dlq.Write, deadLetter; empty for a function literal.
-func calleeName(fun ast.Expr) string {
-	switch f := ast.Unparen(fun).(type) {
-	case *ast.FuncLit:
-		return ""
-	case *ast.IndexExpr: // generic instantiation
-		return calleeName(f.X)
-	case *ast.IndexListExpr:
-		return calleeName(f.X)
-	}
-	return types.ExprString(ast.Unparen(fun))
 }
 
 // inferDLQWriters finds, to a fixpoint, the package's functions that make a

@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
 // The write's outcome (CONTRACT.md version 2): a DLQ write's error tells
@@ -22,7 +24,7 @@ import (
 // writeOutcome says whether a DLQ write call's error is the write's
 // outcome, and whether the call always writes and drops that error.
 func (m *Model) writeOutcome(call *ast.CallExpr, hasError bool) (checked, swallows bool) {
-	fn := StaticCallee(m.info, call)
+	fn := gotypes.StaticCallee(m.info, call)
 	writer := fn != nil && m.isDLQWriter(fn)
 	if writer && m.writerKind(fn) == SwallowingWriter {
 		return false, true // whatever its name says, it drops the write's error
@@ -215,7 +217,7 @@ func (m *Model) returnsWriteError(body *ast.BlockStmt, results *types.Tuple) boo
 			switch {
 			case len(n.Results) == 0 && results != nil:
 				for i := 0; i < results.Len(); i++ {
-					if r := results.At(i); r.Name() != "" && IsError(r.Type()) && m.varHoldsWriteError(r, n.Pos(), 0) {
+					if r := results.At(i); r.Name() != "" && gotypes.IsError(r.Type()) && m.varHoldsWriteError(r, n.Pos(), 0) {
 						found = true
 					}
 				}
@@ -226,7 +228,7 @@ func (m *Model) returnsWriteError(body *ast.BlockStmt, results *types.Tuple) boo
 				}
 			default:
 				for _, r := range n.Results {
-					if tv, ok := m.info.Types[r]; ok && IsError(tv.Type) && m.holdsWriteError(r, 0) {
+					if tv, ok := m.info.Types[r]; ok && gotypes.IsError(tv.Type) && m.holdsWriteError(r, 0) {
 						found = true
 					}
 				}
@@ -247,11 +249,11 @@ func (m *Model) holdsWriteError(e ast.Expr, depth int) bool {
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		fn := StaticCallee(m.info, e)
+		fn := gotypes.StaticCallee(m.info, e)
 		switch {
-		case IsPkgFunc(fn, "fmt", "Errorf"):
+		case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
 			return slices.ContainsFunc(WrappedOperands(m.info, e), func(x ast.Expr) bool { return m.holdsWriteError(x, depth+1) })
-		case IsPkgFunc(fn, "errors", "Join"):
+		case gotypes.IsPkgFunc(fn, "errors", "Join"):
 			return slices.ContainsFunc(e.Args, func(x ast.Expr) bool { return m.holdsWriteError(x, depth+1) })
 		}
 		w, ok := m.asDLQWrite(e)
@@ -324,7 +326,7 @@ func onEveryPath(body *ast.BlockStmt, visit func(ast.Node) bool) {
 // writesHere reports whether n evaluates a checked or swallowing DLQ write.
 func (m *Model) writesHere(n ast.Node) bool {
 	found := false
-	InspectCalls(n, func(call *ast.CallExpr) bool {
+	goast.InspectCalls(n, func(call *ast.CallExpr) bool {
 		if w, ok := m.asDLQWrite(call); ok && (w.Checked || w.Swallows) {
 			found = true
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
@@ -50,8 +52,8 @@ func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
 	case *ast.BinaryExpr:
 		return e.Op == token.ADD && (m.dlqSubject(e.X, depth+1) || m.dlqSubject(e.Y, depth+1))
 	case *ast.CallExpr:
-		fn := StaticCallee(m.info, e)
-		if IsPkgFunc(fn, "fmt", "Sprintf") || IsPkgFunc(fn, "strings", "Join") || IsPkgFunc(fn, "path", "Join") {
+		fn := gotypes.StaticCallee(m.info, e)
+		if gotypes.IsPkgFunc(fn, "fmt", "Sprintf") || gotypes.IsPkgFunc(fn, "strings", "Join") || gotypes.IsPkgFunc(fn, "path", "Join") {
 			for _, a := range e.Args {
 				if m.dlqSubject(a, depth+1) {
 					return true
@@ -59,7 +61,7 @@ func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
 			}
 			return false
 		}
-		name := calleeName(e.Fun)
+		name := goast.CalleeText(e.Fun)
 		if i := strings.LastIndex(name, "."); i >= 0 {
 			name = name[i+1:]
 		}
@@ -110,7 +112,7 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 			}
 		}
 	case *ast.CallExpr:
-		if m.isPublishMsgNew(StaticCallee(m.info, e)) && len(e.Args) == 1 {
+		if m.isPublishMsgNew(gotypes.StaticCallee(m.info, e)) && len(e.Args) == 1 {
 			return m.dlqSubject(e.Args[0], depth+1)
 		}
 	case *ast.Ident:

@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -73,14 +75,14 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 		return []settlement{{msg: ack.Recv, settlement: ack.Settlement, name: ack.Method}}
 	}
 	var out []settlement
-	name, ident := calledName(call.Fun)
+	name, ident := goast.CalledName(call.Fun)
 	if !m.effectNamed(name) {
 		// No function of that name has effects: only a func value bound to
 		// a literal can settle here.
 		if name != "" && (!ident || !m.mayBeFuncValue(call.Fun)) {
 			return nil
 		}
-	} else if fn := StaticCallee(m.info, call); fn != nil {
+	} else if fn := gotypes.StaticCallee(m.info, call); fn != nil {
 		if _, isIface := recvIsInterface(fn); isIface {
 			return nil
 		}
@@ -91,7 +93,7 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 		errParam := firstErrorParam(fn)
 		for _, e := range effects {
 			if e.param < len(call.Args) {
-				s := settlement{msg: call.Args[e.param], settlement: e.settlement, name: calleeName(call.Fun),
+				s := settlement{msg: call.Args[e.param], settlement: e.settlement, name: goast.CalleeText(call.Fun),
 					helper: true, inner: e.site, writes: m.isDLQWriter(fn), cond: e.cond}
 				if errParam >= 0 && errParam < len(call.Args) {
 					s.errArg = call.Args[errParam]
@@ -106,12 +108,12 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 		writes := m.funcLitWritesDLQ(lit)
 		for _, e := range le.params {
 			if e.param < len(call.Args) {
-				out = append(out, settlement{msg: call.Args[e.param], settlement: e.settlement, name: calleeName(call.Fun),
+				out = append(out, settlement{msg: call.Args[e.param], settlement: e.settlement, name: goast.CalleeText(call.Fun),
 					helper: true, inner: e.site, writes: writes})
 			}
 		}
 		for _, c := range le.captured {
-			out = append(out, settlement{msg: c.msg, settlement: c.settlement, name: calleeName(call.Fun),
+			out = append(out, settlement{msg: c.msg, settlement: c.settlement, name: goast.CalleeText(call.Fun),
 				helper: true, inner: c.site, writes: writes})
 		}
 	}
@@ -363,7 +365,7 @@ func firstErrorParam(fn *types.Func) int {
 		return -1
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
-		if IsError(sig.Params().At(i).Type()) {
+		if gotypes.IsError(sig.Params().At(i).Type()) {
 			return i
 		}
 	}

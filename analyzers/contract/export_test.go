@@ -1,6 +1,10 @@
 package contract
 
-import "go/ast"
+import (
+	"go/ast"
+
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+)
 
 // DLQFilterMisses returns the calls of the model's package that are DLQ
 // writes although mayNameDLQWrite, the test by name before the type
@@ -8,7 +12,7 @@ import "go/ast"
 // calls it looked at.
 func DLQFilterMisses(m *Model) (misses []*ast.CallExpr, calls int) {
 	for _, f := range m.files {
-		InspectCalls(f, func(call *ast.CallExpr) bool {
+		goast.InspectCalls(f, func(call *ast.CallExpr) bool {
 			calls++
 			if !m.mayNameDLQWrite(call) && m.mayWriteDLQ && m.isDLQWriteCall(call) {
 				misses = append(misses, call)

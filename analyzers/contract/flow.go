@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 )
 
 // assignment is one definition of a variable: v := rhs, v = rhs,
@@ -36,9 +38,9 @@ func (m *Model) defs() *flowIndex {
 	if m.flow != nil {
 		return m.flow
 	}
-	nodes := m.syntax.flow
+	nodes := m.syn.Flow
 	if m.frozen {
-		nodes = newSyntax(m.files, m.testFuncs).flow // dropped when the model was frozen
+		nodes = syntax.NewIndex(m.files, m.testFuncs).Flow // dropped when the model was frozen
 	}
 	idx := newFlowIndex(m.info, nodes)
 	if !m.frozen {
@@ -47,18 +49,18 @@ func (m *Model) defs() *flowIndex {
 	return idx
 }
 
-func newFlowIndex(info *types.Info, nodes []flowNode) *flowIndex {
+func newFlowIndex(info *types.Info, nodes []syntax.FlowNode) *flowIndex {
 	// Most definitions are of variables defined once.
 	idx := &flowIndex{defs: make(map[*types.Var][]*assignment, len(nodes)), stores: make(map[*types.Var][]fieldStore)}
 	for _, fn := range nodes {
-		switch n := fn.node.(type) {
+		switch n := fn.Node.(type) {
 		case *ast.AssignStmt:
-			idx.addAssign(info, n, fn.container)
+			idx.addAssign(info, n, fn.Container)
 			idx.addStores(info, n)
 		case *ast.ExprStmt:
 			idx.addCallStores(info, n)
 		case *ast.ValueSpec:
-			idx.addValueSpec(info, n, fn.container)
+			idx.addValueSpec(info, n, fn.Container)
 		case *ast.RangeStmt:
 			for _, e := range []ast.Expr{n.Key, n.Value} {
 				if v := varOf(info, e); v != nil {
@@ -68,20 +70,6 @@ func newFlowIndex(info *types.Info, nodes []flowNode) *flowIndex {
 		}
 	}
 	return idx
-}
-
-// nearestContainer returns the innermost node of stack that scopes the
-// statements under it.
-func nearestContainer(stack []ast.Node, file *ast.File) ast.Node {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch stack[i].(type) {
-		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause,
-			*ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt,
-			*ast.TypeSwitchStmt, *ast.SelectStmt:
-			return stack[i]
-		}
-	}
-	return file
 }
 
 // addStores records v.Subject = e and v.Header["k"] = e.

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -99,7 +101,7 @@ func (m *Model) isTypedHandlerCandidate(d *ast.FuncDecl) bool {
 	if sig.Results().Len() != 1 || !returnsError(sig) || sig.Params().Len() != 2 || sig.Variadic() {
 		return false
 	}
-	return isNamed(sig.Params().At(0).Type(), "context", "Context") && !m.IsMessage(sig.Params().At(1).Type())
+	return gotypes.IsNamed(sig.Params().At(0).Type(), "context", "Context") && !m.IsMessage(sig.Params().At(1).Type())
 }
 
 // inferHandlerCandidates records, for the package's candidate handlers
@@ -122,7 +124,7 @@ func (m *Model) inferHandlerCandidates(decls []*ast.FuncDecl) {
 				r.Err = b.Err.Name()
 			}
 			if b := facts.ErrorBranch; b.Producer != nil {
-				r.Producer = CalleeName(b.Producer)
+				r.Producer = goast.CalleeName(b.Producer)
 			}
 			fn := m.info.Defs[d.Name].(*types.Func)
 			m.candidates[fn] = append(m.candidates[fn], r)

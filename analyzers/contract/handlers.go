@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -233,12 +235,12 @@ func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	calledFields := make(map[*ast.FuncDecl]map[*types.Var]bool)
 	wrappers := make(map[*types.Var][]*types.Func)
 	var fields []*types.Var
-	for _, s := range m.syntax.sites {
-		d := m.syntax.decls[s.body]
-		if d == nil || s.node.Pos() < d.Body.Pos() {
+	for _, s := range m.syn.Sites {
+		d := m.syn.DeclOf[s.Body]
+		if d == nil || s.Node.Pos() < d.Body.Pos() {
 			continue // outside a declaration's body
 		}
-		switch n := s.node.(type) {
+		switch n := s.Node.(type) {
 		case *ast.ReturnStmt:
 			if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil && len(n.Results) > 0 {
 				if f := m.calledField(n.Results[len(n.Results)-1]); f != nil && !slices.Contains(wrappers[f], fn) {
@@ -265,22 +267,22 @@ func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 			wrapperNames[w.Name()] = true
 		}
 	}
-	for _, s := range m.syntax.sites {
+	for _, s := range m.syn.Sites {
 		if len(wrapperNames) == 0 {
 			break
 		}
-		call, ok := s.node.(*ast.CallExpr)
+		call, ok := s.Node.(*ast.CallExpr)
 		if !ok {
 			continue
 		}
-		if name, _ := calledName(call.Fun); !wrapperNames[name] {
+		if name, _ := goast.CalledName(call.Fun); !wrapperNames[name] {
 			continue
 		}
-		d := m.syntax.decls[s.body]
-		if d == nil || s.node.Pos() < d.Body.Pos() || m.calledField(call) != nil {
+		d := m.syn.DeclOf[s.Body]
+		if d == nil || s.Node.Pos() < d.Body.Pos() || m.calledField(call) != nil {
 			continue
 		}
-		if callee := StaticCallee(m.info, call); callee != nil {
+		if callee := gotypes.StaticCallee(m.info, call); callee != nil {
 			if calledFuncs[d] == nil {
 				calledFuncs[d] = make(map[*types.Func]bool)
 			}
@@ -292,7 +294,7 @@ func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 			if m.callsVar(c, field) {
 				return true
 			}
-			fn := StaticCallee(m.info, c)
+			fn := gotypes.StaticCallee(m.info, c)
 			return fn != nil && slices.Contains(wrappers[field], fn)
 		}
 		for _, d := range decls {
@@ -370,7 +372,7 @@ func returnsError(t types.Type) bool {
 	if !ok || sig.Results().Len() == 0 {
 		return false
 	}
-	return IsError(sig.Results().At(sig.Results().Len() - 1).Type())
+	return gotypes.IsError(sig.Results().At(sig.Results().Len() - 1).Type())
 }
 
 // acksOnNil returns the position of an Ack in body that runs where a call
@@ -482,10 +484,10 @@ func (m *Model) certainAckInside(call *ast.CallExpr) token.Pos {
 // parameter): known for helpers of this package from their bodies, for
 // others from the condition in their facts.
 func (m *Model) certainEffect(call *ast.CallExpr, s profile.Settlement) (helperEffect, bool) {
-	if name, _ := calledName(call.Fun); !m.effectNamed(name) {
+	if name, _ := goast.CalledName(call.Fun); !m.effectNamed(name) {
 		return helperEffect{}, false
 	}
-	fn := StaticCallee(m.info, call)
+	fn := gotypes.StaticCallee(m.info, call)
 	if fn == nil {
 		return helperEffect{}, false
 	}
@@ -528,7 +530,7 @@ func (m *Model) CertainHelperSettle(call *ast.CallExpr, s profile.Settlement) (S
 		return SettleCall{}, false
 	}
 	msg := call.Args[e.param]
-	return SettleCall{Call: call, Settlement: s, Msg: msg, Msgs: m.messageDeps(msg), Name: calleeName(call.Fun),
+	return SettleCall{Call: call, Settlement: s, Msg: msg, Msgs: m.messageDeps(msg), Name: goast.CalleeText(call.Fun),
 		Helper: true, Inner: e.site}, true
 }
 
@@ -583,23 +585,23 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 	if len(m.handlerParams) == 0 && len(m.imported.handlers) == 0 {
 		return
 	}
-	for _, s := range m.syntax.sites {
-		if kv, ok := s.node.(*ast.KeyValueExpr); ok {
+	for _, s := range m.syn.Sites {
+		if kv, ok := s.Node.(*ast.KeyValueExpr); ok {
 			m.handlerInField(kv) // &Worker{handle: s.handleX}
 			continue
 		}
-		call, ok := s.node.(*ast.CallExpr)
+		call, ok := s.Node.(*ast.CallExpr)
 		if !ok {
 			continue
 		}
-		fn := StaticCallee(m.info, call)
+		fn := gotypes.StaticCallee(m.info, call)
 		if fn == nil {
 			continue
 		}
 		params, ack, payload := m.handlerParamsOf(fn)
 		for _, i := range params {
 			if i < len(call.Args) {
-				m.markHandler(call.Args[i], call, calleeName(call.Fun), ack, payload, 0)
+				m.markHandler(call.Args[i], call, goast.CalleeText(call.Fun), ack, payload, 0)
 			}
 		}
 	}
@@ -614,7 +616,7 @@ func (m *Model) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack t
 		return
 	}
 	if call, ok := ast.Unparen(arg).(*ast.CallExpr); ok {
-		if fn := StaticCallee(m.info, call); fn != nil {
+		if fn := gotypes.StaticCallee(m.info, call); fn != nil {
 			for _, j := range m.middlewareParams(fn) {
 				if j < len(call.Args) {
 					m.markHandler(call.Args[j], at, caller, ack, payload, depth+1)
@@ -660,7 +662,7 @@ func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
 	var container ast.Expr
 	switch a := ast.Unparen(arg).(type) {
 	case *ast.IndexExpr:
-		if t := m.info.TypeOf(a.X); isValid(t) {
+		if t := m.info.TypeOf(a.X); gotypes.IsValid(t) {
 			switch t.Underlying().(type) {
 			case *types.Map, *types.Slice:
 				container = a.X

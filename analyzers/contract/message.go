@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -19,7 +20,7 @@ func (m *Model) IsMessage(t types.Type) bool { return m.messageProfile(t) != nil
 
 // messageProfile returns the profile t is a message of, or nil.
 func (m *Model) messageProfile(t types.Type) *profile.Profile {
-	if !isValid(t) {
+	if !gotypes.IsValid(t) {
 		return nil
 	}
 	if p, ok := m.msgTypes[t]; ok {
@@ -39,7 +40,7 @@ func (m *Model) lookupMessageProfile(t types.Type) *profile.Profile {
 	}
 	for _, p := range m.cfg.Profiles {
 		for _, mt := range p.Messages {
-			if isNamed(t, mt.Path, mt.Name) || isNamed(elem, mt.Path, mt.Name) {
+			if gotypes.IsNamed(t, mt.Path, mt.Name) || gotypes.IsNamed(elem, mt.Path, mt.Name) {
 				return p
 			}
 		}
@@ -59,12 +60,12 @@ func (m *Model) isAckMethod(t types.Type, name string) bool {
 	if name == "" {
 		return false
 	}
-	fn := pointerMethodOf(t, m.pkg, name)
+	fn := gotypes.PointerMethodOf(t, m.pkg, name)
 	if fn == nil {
 		return false
 	}
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Results().Len() != 1 || !IsError(sig.Results().At(0).Type()) {
+	if !ok || sig.Results().Len() != 1 || !gotypes.IsError(sig.Results().At(0).Type()) {
 		return false
 	}
 	switch sig.Params().Len() {
@@ -93,7 +94,7 @@ type AckCall struct {
 // (term := msg.Term; term()) by its one definition that reaches the call.
 func (m *Model) AsAckCall(call *ast.CallExpr) (AckCall, bool) {
 	if m.ackTable == nil {
-		if m.syntax == nil || m.vocab == nil {
+		if m.syn == nil || m.vocab == nil {
 			return m.asAckCall(call)
 		}
 		m.indexAckCalls() // while the model runs; freeze makes sure of it
@@ -110,8 +111,8 @@ func (m *Model) indexAckCalls() {
 	if !m.vocab.ackNames {
 		return // no ack method is named in the package
 	}
-	for _, s := range m.syntax.sites {
-		if call, ok := s.node.(*ast.CallExpr); ok {
+	for _, s := range m.syn.Sites {
+		if call, ok := s.Node.(*ast.CallExpr); ok {
 			if a, ok := m.asAckCall(call); ok {
 				m.ackTable[call] = a
 			}
@@ -199,7 +200,7 @@ func (m *Model) isPublishMsg(t types.Type) bool {
 		t = p.Elem()
 	}
 	return slices.ContainsFunc(m.cfg.Profiles, func(p *profile.Profile) bool {
-		return p.PublishMsg != nil && isNamed(t, p.PublishMsg.Path, p.PublishMsg.Name)
+		return p.PublishMsg != nil && gotypes.IsNamed(t, p.PublishMsg.Path, p.PublishMsg.Name)
 	})
 }
 
@@ -207,7 +208,7 @@ func (m *Model) isPublishMsg(t types.Type) bool {
 // constructor (nats.NewMsg).
 func (m *Model) isPublishMsgNew(fn *types.Func) bool {
 	return slices.ContainsFunc(m.cfg.Profiles, func(p *profile.Profile) bool {
-		return p.PublishMsgNew != nil && IsPkgFunc(fn, p.PublishMsgNew.Path, p.PublishMsgNew.Name)
+		return p.PublishMsgNew != nil && gotypes.IsPkgFunc(fn, p.PublishMsgNew.Path, p.PublishMsgNew.Name)
 	})
 }
 

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 )
 
 // The DLQ and Term queries below read the Model only: the caches their
@@ -48,7 +50,7 @@ func (m *Model) freeze() {
 	if !m.mayRetry && !m.mayWriteDLQ && !m.maySettle {
 		return
 	}
-	for _, lit := range m.syntax.lits {
+	for _, lit := range m.syn.Lits {
 		if m.mayRetry {
 			m.funcLitProduces(lit)
 		}
@@ -60,3 +62,26 @@ func (m *Model) freeze() {
 		}
 	}
 }
+
+// eachCall calls f for every call of the package that a function body
+// (declaration or literal) evaluates, with that body, in source order.
+func (m *Model) eachCall(f func(call *ast.CallExpr, body *ast.BlockStmt)) {
+	for _, s := range m.syn.Sites {
+		if call, ok := s.Node.(*ast.CallExpr); ok && s.Body != nil {
+			f(call, s.Body)
+		}
+	}
+}
+
+// returnsOf returns the return statements of a function body, not those
+// of the function literals inside it.
+func (m *Model) returnsOf(body *ast.BlockStmt) []*ast.ReturnStmt {
+	if rets, ok := m.syn.Returns[body]; ok {
+		return rets
+	}
+	return goast.Returns(body)
+}
+
+// IsTestFunc reports whether d is a test function, out of scope of the
+// model and of every check.
+func (m *Model) IsTestFunc(d *ast.FuncDecl) bool { return m.testFuncs[d] }

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
@@ -146,11 +147,11 @@ func (t *tracer) call(call *ast.CallExpr, index int) bool {
 	if index >= 0 && !t.resultIsError(call, index) {
 		return false
 	}
-	fn := StaticCallee(info, call)
+	fn := gotypes.StaticCallee(info, call)
 	switch {
-	case IsPkgFunc(fn, "fmt", "Errorf"):
+	case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
 		return slices.ContainsFunc(WrappedOperands(info, call), t.expr)
-	case IsPkgFunc(fn, "errors", "Join"):
+	case gotypes.IsPkgFunc(fn, "errors", "Join"):
 		return slices.ContainsFunc(call.Args, t.expr)
 	}
 	if t.producerCall(call) {
@@ -168,14 +169,14 @@ func (t *tracer) call(call *ast.CallExpr, index int) bool {
 
 func (t *tracer) resultIsError(call *ast.CallExpr, index int) bool {
 	tup, ok := t.m.info.TypeOf(call).(*types.Tuple)
-	return ok && index < tup.Len() && isErrorish(tup.At(index).Type())
+	return ok && index < tup.Len() && gotypes.IsErrorish(tup.At(index).Type())
 }
 
 // producerCall reports whether call's callee is a retryable producer:
 // statically, or as a local func value bound to a producer, a method value
 // of one, or a function literal that is one.
 func (t *tracer) producerCall(call *ast.CallExpr) bool {
-	if fn := StaticCallee(t.m.info, call); fn != nil {
+	if fn := gotypes.StaticCallee(t.m.info, call); fn != nil {
 		if _, isIface := recvIsInterface(fn); isIface {
 			return false // dynamic dispatch: origin unknown
 		}
@@ -240,7 +241,7 @@ func recvIsInterface(fn *types.Func) (*types.Var, bool) {
 // retryable error: through a field of a type that has Unwrap.
 func (t *tracer) composite(lit *ast.CompositeLit, addr bool) bool {
 	typ := t.m.info.TypeOf(lit)
-	if !isValid(typ) || !HasUnwrap(typ, t.m.pkg) {
+	if !gotypes.IsValid(typ) || !gotypes.HasUnwrap(typ, t.m.pkg) {
 		return false
 	}
 	for _, elt := range lit.Elts {
@@ -292,7 +293,7 @@ func (t *tracer) returnRetryable(n *ast.ReturnStmt, results *types.Tuple) bool {
 	if len(n.Results) == 0 && results != nil {
 		for i := 0; i < results.Len(); i++ {
 			r := results.At(i)
-			if isErrorish(r.Type()) && r.Name() != "" && (t.m.IsCarrier(r.Type()) || t.variable(r, n.Pos())) {
+			if gotypes.IsErrorish(r.Type()) && r.Name() != "" && (t.m.IsCarrier(r.Type()) || t.variable(r, n.Pos())) {
 				found = true
 			}
 		}
@@ -301,7 +302,7 @@ func (t *tracer) returnRetryable(n *ast.ReturnStmt, results *types.Tuple) bool {
 	if len(n.Results) == 1 && results != nil && results.Len() > 1 {
 		if call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr); ok {
 			for i := 0; i < results.Len(); i++ {
-				if isErrorish(results.At(i).Type()) && t.call(call, i) {
+				if gotypes.IsErrorish(results.At(i).Type()) && t.call(call, i) {
 					found = true
 				}
 			}
@@ -309,7 +310,7 @@ func (t *tracer) returnRetryable(n *ast.ReturnStmt, results *types.Tuple) bool {
 		return found
 	}
 	for _, r := range n.Results {
-		if tv, ok := t.m.info.Types[r]; ok && isErrorish(tv.Type) && t.expr(r) {
+		if tv, ok := t.m.info.Types[r]; ok && gotypes.IsErrorish(tv.Type) && t.expr(r) {
 			found = true
 		}
 	}
@@ -338,7 +339,7 @@ func (m *Model) funcLitProduces(lit *ast.FuncLit) bool {
 // interface, or a type that implements error.
 func mayHoldError(results *types.Tuple) bool {
 	for i := range results.Len() {
-		if t := results.At(i).Type(); types.IsInterface(t) || isErrorish(t) {
+		if t := results.At(i).Type(); types.IsInterface(t) || gotypes.IsErrorish(t) {
 			return true
 		}
 	}
@@ -355,7 +356,7 @@ func (m *Model) retryableVars() []*types.Var {
 	scope := m.pkg.Scope()
 	for _, name := range scope.Names() {
 		v, ok := scope.Lookup(name).(*types.Var)
-		if !ok || !isErrorish(v.Type()) {
+		if !ok || !gotypes.IsErrorish(v.Type()) {
 			continue
 		}
 		t := &tracer{m: m, visited: make(map[*assignment]bool)}
@@ -390,7 +391,7 @@ func (m *Model) inferProducers(decls []*ast.FuncDecl) {
 			}
 			for i := 0; i < sig.Params().Len(); i++ {
 				p := sig.Params().At(i)
-				if !IsError(p.Type()) || m.IsCarrier(p.Type()) || slices.Contains(m.wraps[fn], i) {
+				if !gotypes.IsError(p.Type()) || m.IsCarrier(p.Type()) || slices.Contains(m.wraps[fn], i) {
 					continue
 				}
 				t := &tracer{m: m, assume: p, visited: make(map[*assignment]bool)}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -110,7 +111,7 @@ func (m *Model) isMessageVar(e ast.Expr) bool {
 // holdsMessages reports whether t is a message or a pointer, slice, array,
 // map or channel of messages.
 func (m *Model) holdsMessages(t types.Type, depth int) bool {
-	if !isValid(t) || depth > 2 {
+	if !gotypes.IsValid(t) || depth > 2 {
 		return false
 	}
 	if m.IsMessage(t) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
 )
@@ -267,7 +268,7 @@ func (m *Model) solvePaths() {
 			bc.Calls = append(bc.Calls, ack)
 			// A deferred literal's Ack runs at the returns of the body
 			// holding the defer (deferred.go): that body's paths matter.
-			if outer, ok := m.syntax.deferred[body]; ok && ack.IsAck() && !slices.Contains(m.deferredAckBodies, outer) {
+			if outer, ok := m.syn.Deferred[body]; ok && ack.IsAck() && !slices.Contains(m.deferredAckBodies, outer) {
 				m.deferredAckBodies = append(m.deferredAckBodies, outer)
 				if _, seen := m.paths[outer]; !seen {
 					m.paths[outer] = nil
@@ -363,7 +364,7 @@ func (m *Model) passesRetryable(call *ast.CallExpr) bool {
 			if !ok {
 				return true
 			}
-			if v, ok := m.info.Uses[id].(*types.Var); ok && m.MayBeRetryable(id) && isErrorish(v.Type()) {
+			if v, ok := m.info.Uses[id].(*types.Var); ok && m.MayBeRetryable(id) && gotypes.IsErrorish(v.Type()) {
 				found = true
 			}
 			return true
@@ -482,7 +483,7 @@ func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {
 			continue
 		}
 		for i := 0; i < sig.Params().Len(); i++ {
-			if p := sig.Params().At(i); isErrorish(p.Type()) {
+			if p := sig.Params().At(i); gotypes.IsErrorish(p.Type()) {
 				cands = append(cands, candidate{d, fn, kind, p})
 				break
 			}
@@ -526,7 +527,7 @@ func classifierShape(sig *types.Signature) ClassifierKind {
 	switch {
 	case res.Len() == 1 && isBool(res.At(0).Type()):
 		return PredicateClassifier
-	case res.Len() == 2 && IsDuration(res.At(0).Type()) && isBool(res.At(1).Type()):
+	case res.Len() == 2 && gotypes.IsDuration(res.At(0).Type()) && isBool(res.At(1).Type()):
 		return DelayClassifier
 	}
 	return 0
@@ -576,7 +577,7 @@ func (m *Model) classifies(body *ast.BlockStmt, kind ClassifierKind, param *type
 					ok = false
 					return false
 				}
-				fn := StaticCallee(m.info, call)
+				fn := gotypes.StaticCallee(m.info, call)
 				if m.ClassifierKind(fn) != DelayClassifier {
 					ok = false
 				} else if arg := errorArg(m.info, fn, call); arg == nil || p.errVar(arg) != param {
@@ -615,39 +616,4 @@ func (m *Model) exportClassifierFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.transient.classifiers) {
 		pass.ExportObjectFact(fn, &ClassifierFact{Kind: m.transient.classifiers[fn]})
 	}
-}
-
-// EnclosingBody returns the body of the innermost function declaration or
-// literal in an inspector stack: the body to pass to ErrorPaths for the
-// node on top of it.
-func EnclosingBody(stack []ast.Node) *ast.BlockStmt {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch f := stack[i].(type) {
-		case *ast.FuncLit:
-			return f.Body
-		case *ast.FuncDecl:
-			return f.Body
-		}
-	}
-	return nil
-}
-
-// CalleeName names the function or method a call invokes, for messages:
-// "process" for s.process(ctx), "Result" for Result[T](v); "" for calls of
-// computed func values.
-func CalleeName(call *ast.CallExpr) string {
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = ast.Unparen(f.X)
-	case *ast.IndexListExpr:
-		fun = ast.Unparen(f.X)
-	}
-	switch f := fun.(type) {
-	case *ast.Ident:
-		return f.Name
-	case *ast.SelectorExpr:
-		return f.Sel.Name
-	}
-	return ""
 }

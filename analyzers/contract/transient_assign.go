@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
 // Transfer functions of the transient-path analysis: what assignments
@@ -98,7 +100,7 @@ func (p *pathAnalysis) assignPairs(st *flowState, lhs, rhs []ast.Expr) {
 			continue
 		}
 		u := update{v: v}
-		if isErrorish(v.Type()) {
+		if gotypes.IsErrorish(v.Type()) {
 			u.isErr = true
 			u.facts = p.errValue(st, rhs[i])
 		} else if isBool(v.Type()) {
@@ -151,13 +153,13 @@ func (p *pathAnalysis) errValue(st *flowState, rhs ast.Expr) errFacts {
 		if tv, ok := info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			return p.errValue(st, e.Args[0]) // error(x)
 		}
-		fn := StaticCallee(info, e)
+		fn := gotypes.StaticCallee(info, e)
 		var wrapped []ast.Expr
 		always := false
 		switch {
-		case IsPkgFunc(fn, "fmt", "Errorf"):
+		case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
 			wrapped, always = WrappedOperands(info, e), true
-		case IsPkgFunc(fn, "errors", "Join"):
+		case gotypes.IsPkgFunc(fn, "errors", "Join"):
 			wrapped = e.Args
 		}
 		var r errFacts
@@ -216,12 +218,12 @@ func (m *Model) producerCallOf(e ast.Expr, depth int) *ast.CallExpr {
 		if m.IsProducerCall(e) {
 			return e
 		}
-		fn := StaticCallee(m.info, e)
+		fn := gotypes.StaticCallee(m.info, e)
 		var inner []ast.Expr
 		switch {
-		case IsPkgFunc(fn, "fmt", "Errorf"):
+		case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
 			inner = WrappedOperands(m.info, e)
-		case IsPkgFunc(fn, "errors", "Join"):
+		case gotypes.IsPkgFunc(fn, "errors", "Join"):
 			inner = e.Args
 		}
 		var found *ast.CallExpr
@@ -268,7 +270,7 @@ func (m *Model) producerCallOf(e ast.Expr, depth int) *ast.CallExpr {
 // errVar returns the error variable e names, or nil for any other error
 // expression (all of which share the nil key).
 func (p *pathAnalysis) errVar(e ast.Expr) *types.Var {
-	if v := p.varOf(e); v != nil && isErrorish(v.Type()) {
+	if v := p.varOf(e); v != nil && gotypes.IsErrorish(v.Type()) {
 		return v
 	}
 	return nil
@@ -289,7 +291,7 @@ func isNilExpr(info *types.Info, e ast.Expr) bool {
 }
 
 func isBool(t types.Type) bool {
-	if !isValid(t) {
+	if !gotypes.IsValid(t) {
 		return false
 	}
 	b, ok := t.Underlying().(*types.Basic)

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
 // Tests over errors: the classifications (errors.As, errors.AsType,
@@ -18,25 +20,25 @@ func (p *pathAnalysis) tupleTest(rhs, first ast.Expr) *errTest {
 	var t *errTest
 	switch e := ast.Unparen(rhs).(type) {
 	case *ast.CallExpr:
-		if fn := StaticCallee(p.m.info, e); IsPkgFunc(fn, "errors", "AsType") && len(e.Args) == 1 {
+		if fn := gotypes.StaticCallee(p.m.info, e); gotypes.IsPkgFunc(fn, "errors", "AsType") && len(e.Args) == 1 {
 			// x, ok := errors.AsType[T](err): errors.As with the target's
 			// type as a type argument.
-			if tup, ok := p.m.info.TypeOf(e).(*types.Tuple); ok && tup.Len() == 2 && isErrorish(p.m.info.TypeOf(e.Args[0])) {
+			if tup, ok := p.m.info.TypeOf(e).(*types.Tuple); ok && tup.Len() == 2 && gotypes.IsErrorish(p.m.info.TypeOf(e.Args[0])) {
 				t = p.assertTest(e.Args[0], tup.At(0).Type(), p.varOf(first), e)
 				if t != nil && t.ifTrue == effTransient {
 					t.exact = true
 				}
 			}
 		} else if fn != nil && p.m.ClassifierKind(fn) == DelayClassifier {
-			if arg := errorArg(p.m.info, fn, e); arg != nil && isErrorish(p.m.info.TypeOf(arg)) {
+			if arg := errorArg(p.m.info, fn, e); arg != nil && gotypes.IsErrorish(p.m.info.TypeOf(arg)) {
 				t = &errTest{err: p.errVar(arg), ifTrue: effTransient, ifFalse: effFailed, origin: e, exact: true}
-				if d := p.varOf(first); d != nil && IsDuration(d.Type()) {
+				if d := p.varOf(first); d != nil && gotypes.IsDuration(d.Type()) {
 					t.delay = d
 				}
 			}
 		}
 	case *ast.TypeAssertExpr:
-		if e.Type != nil && isErrorish(p.m.info.TypeOf(e.X)) {
+		if e.Type != nil && gotypes.IsErrorish(p.m.info.TypeOf(e.X)) {
 			t = p.assertTest(e.X, p.m.info.TypeOf(e.Type), p.varOf(first), e)
 		}
 	}
@@ -46,7 +48,7 @@ func (p *pathAnalysis) tupleTest(rhs, first ast.Expr) *errTest {
 
 // assertTest is the test of err.(T) or of a type switch case T.
 func (p *pathAnalysis) assertTest(x ast.Expr, typ types.Type, bound *types.Var, origin ast.Node) *errTest {
-	if !isValid(typ) {
+	if !gotypes.IsValid(typ) {
 		return nil
 	}
 	t := &errTest{err: p.errVar(x), origin: origin}
@@ -102,11 +104,11 @@ func (p *pathAnalysis) negate(t *errTest) *errTest {
 // retry predicate.
 func (p *pathAnalysis) callTest(call *ast.CallExpr) *errTest {
 	info := p.m.info
-	fn := StaticCallee(info, call)
+	fn := gotypes.StaticCallee(info, call)
 	switch {
-	case (IsPkgFunc(fn, "errors", "As") || IsPkgFunc(fn, "errors", "Is")) && len(call.Args) == 2 && !isErrorish(info.TypeOf(call.Args[0])):
+	case (gotypes.IsPkgFunc(fn, "errors", "As") || gotypes.IsPkgFunc(fn, "errors", "Is")) && len(call.Args) == 2 && !gotypes.IsErrorish(info.TypeOf(call.Args[0])):
 		return nil // a broken operand tells nothing
-	case IsPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
+	case gotypes.IsPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		t := &errTest{err: p.errVar(call.Args[0]), origin: call}
 		ptr, _ := info.TypeOf(call.Args[1]).(*types.Pointer)
 		if ptr != nil && p.m.IsCarrier(ptr.Elem()) {
@@ -118,7 +120,7 @@ func (p *pathAnalysis) callTest(call *ast.CallExpr) *errTest {
 			t.ifTrue = effIdentified
 		}
 		return t
-	case IsPkgFunc(fn, "errors", "Is") && len(call.Args) == 2:
+	case gotypes.IsPkgFunc(fn, "errors", "Is") && len(call.Args) == 2:
 		if tv, ok := info.Types[call.Args[1]]; ok && tv.IsNil() {
 			return nil
 		}
@@ -128,7 +130,7 @@ func (p *pathAnalysis) callTest(call *ast.CallExpr) *errTest {
 		return nil
 	}
 	for _, a := range call.Args {
-		if isErrorish(info.TypeOf(a)) {
+		if gotypes.IsErrorish(info.TypeOf(a)) {
 			return &errTest{err: p.errVar(a), ifTrue: effTransient, ifFalse: effFailed, origin: call,
 				exact: fn != nil && p.m.ClassifierKind(fn) == PredicateClassifier}
 		}
@@ -171,7 +173,7 @@ func errorArg(info *types.Info, fn *types.Func, call *ast.CallExpr) ast.Expr {
 		return nil
 	}
 	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
-		if isErrorish(sig.Params().At(i).Type()) {
+		if gotypes.IsErrorish(sig.Params().At(i).Type()) {
 			return call.Args[i]
 		}
 	}
@@ -233,8 +235,8 @@ func (p *pathAnalysis) inspectsError(call *ast.CallExpr) bool {
 	if len(call.Args) == 0 {
 		return false
 	}
-	fn := StaticCallee(p.m.info, call)
-	if IsPkgFunc(fn, "errors", "As") || IsPkgFunc(fn, "errors", "Is") || IsPkgFunc(fn, "errors", "AsType") {
+	fn := gotypes.StaticCallee(p.m.info, call)
+	if gotypes.IsPkgFunc(fn, "errors", "As") || gotypes.IsPkgFunc(fn, "errors", "Is") || gotypes.IsPkgFunc(fn, "errors", "AsType") {
 		return true
 	}
 	if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" {
@@ -260,7 +262,7 @@ func (p *pathAnalysis) inspectsError(call *ast.CallExpr) bool {
 // isVerdict reports whether a value of type t can carry a verdict about an
 // error: a bool, a delay, an integer code.
 func isVerdict(t types.Type) bool {
-	if !isValid(t) {
+	if !gotypes.IsValid(t) {
 		return false
 	}
 	b, ok := t.Underlying().(*types.Basic)
@@ -278,7 +280,7 @@ func (p *pathAnalysis) errVarsIn(e ast.Expr) []*types.Var {
 		case *ast.SelectorExpr:
 			ast.Inspect(n.X, func(m ast.Node) bool {
 				if id, ok := m.(*ast.Ident); ok {
-					if v, ok := p.m.info.Uses[id].(*types.Var); ok && !v.IsField() && isErrorish(v.Type()) {
+					if v, ok := p.m.info.Uses[id].(*types.Var); ok && !v.IsField() && gotypes.IsErrorish(v.Type()) {
 						vs = append(vs, v)
 					}
 				}
@@ -286,7 +288,7 @@ func (p *pathAnalysis) errVarsIn(e ast.Expr) []*types.Var {
 			})
 			return false
 		case *ast.Ident:
-			if v, ok := p.m.info.Uses[n].(*types.Var); ok && !v.IsField() && isErrorish(v.Type()) {
+			if v, ok := p.m.info.Uses[n].(*types.Var); ok && !v.IsField() && gotypes.IsErrorish(v.Type()) {
 				vs = append(vs, v)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"sort"
 
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"golang.org/x/tools/go/cfg"
 )
 
@@ -42,7 +43,7 @@ func (p *pathAnalysis) edge(st *flowState, b *cfg.Block, i int) {
 // refineType refines st by one type-switch case test.
 func (p *pathAnalysis) refineType(st *flowState, tt typeTest, truth bool) {
 	info := p.m.info
-	if !isErrorish(info.TypeOf(tt.err)) {
+	if !gotypes.IsErrorish(info.TypeOf(tt.err)) {
 		return
 	}
 	if isNilExpr(info, tt.typ) {
@@ -220,7 +221,7 @@ func (p *pathAnalysis) compare(st *flowState, x ast.Expr, op token.Token, y ast.
 		case isNilExpr(info, x):
 			p.nilCheck(st, y, nonNil)
 			return
-		case !nonNil && isErrorish(info.TypeOf(x)) && isErrorish(info.TypeOf(y)):
+		case !nonNil && gotypes.IsErrorish(info.TypeOf(x)) && gotypes.IsErrorish(info.TypeOf(y)):
 			// err == ErrSomething: the error is that one.
 			for _, e := range []ast.Expr{x, y} {
 				if v := p.varOf(e); v != nil {
@@ -286,12 +287,12 @@ func (p *pathAnalysis) zeroBound(x ast.Expr, op token.Token, y ast.Expr, truth b
 func (p *pathAnalysis) delayOf(e ast.Expr) *types.Var {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		if v := p.varOf(e); v != nil && IsDuration(v.Type()) {
+		if v := p.varOf(e); v != nil && gotypes.IsDuration(v.Type()) {
 			return v
 		}
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
-		if !ok || len(e.Args) != 0 || sel.Sel.Name != p.m.cfg.CarrierMethod || !IsDuration(p.m.info.TypeOf(e)) {
+		if !ok || len(e.Args) != 0 || sel.Sel.Name != p.m.cfg.CarrierMethod || !gotypes.IsDuration(p.m.info.TypeOf(e)) {
 			return nil
 		}
 		if v := p.varOf(sel.X); v != nil && p.m.IsCarrier(v.Type()) {
@@ -315,7 +316,7 @@ func (p *pathAnalysis) intConst(e ast.Expr) (int64, bool) {
 
 // nilCheck records that error expression e is nil or not.
 func (p *pathAnalysis) nilCheck(st *flowState, e ast.Expr, nonNil bool) {
-	if !isErrorish(p.m.info.TypeOf(e)) {
+	if !gotypes.IsErrorish(p.m.info.TypeOf(e)) {
 		return
 	}
 	v := p.errVar(e)

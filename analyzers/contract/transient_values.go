@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
 // This file follows local variables that record a decision as a constant:
@@ -227,10 +229,10 @@ func (p *pathAnalysis) assignConsts(st *flowState, lhs, rhs []ast.Expr) {
 	}
 	for i, l := range lhs {
 		w := p.varOf(l)
-		if w == nil || !IsDuration(w.Type()) {
+		if w == nil || !gotypes.IsDuration(w.Type()) {
 			continue
 		}
-		if x := p.varOf(rhs[i]); x != nil && x != w && IsDuration(x.Type()) && !p.assigned(lhs, x) {
+		if x := p.varOf(rhs[i]); x != nil && x != w && gotypes.IsDuration(x.Type()) && !p.assigned(lhs, x) {
 			st.copyDelay(w, x)
 		}
 	}
@@ -286,7 +288,7 @@ func (p *pathAnalysis) followed(v *types.Var) bool {
 		return false
 	}
 	b, ok := v.Type().Underlying().(*types.Basic)
-	if !ok || b.Info()&(types.IsBoolean|types.IsInteger|types.IsString) == 0 || IsDuration(v.Type()) {
+	if !ok || b.Info()&(types.IsBoolean|types.IsInteger|types.IsString) == 0 || gotypes.IsDuration(v.Type()) {
 		return false // delays are followed by the zero facts
 	}
 	if p.unfollowed == nil {

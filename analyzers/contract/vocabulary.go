@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -37,9 +38,9 @@ type vocabulary struct {
 	predicateNames bool
 }
 
-func newVocabulary(cfg *Config, lib libraryNames, syn *syntax, importsCarrier bool) *vocabulary {
+func newVocabulary(cfg *Config, lib libraryNames, syn *syntax.Index, importsCarrier bool) *vocabulary {
 	v := &vocabulary{dlqNames: make(map[string]bool)}
-	for name := range syn.names {
+	for name := range syn.Names {
 		if cfg.DLQName.MatchString(name) {
 			v.dlqNames[name] = true
 		}
@@ -103,10 +104,10 @@ func importsCarrier(pass *analysis.Pass) bool {
 // pattern: a publish can name a DLQ subject only then. (A subject whose
 // DLQ part only appears once constants are concatenated is not seen.)
 // It runs only in packages that name a publish call.
-func dlqConstant(cfg *Config, pkg *types.Package, syn *syntax) bool {
+func dlqConstant(cfg *Config, pkg *types.Package, syn *syntax.Index) bool {
 	seen := make(map[string]bool)
 	found := false
-	for _, lit := range syn.strings {
+	for _, lit := range syn.Strings {
 		if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
 			seen[s] = true
 			if found = cfg.DLQSubject.MatchString(s); found {
@@ -177,6 +178,6 @@ func (m *Model) gate(decls []*ast.FuncDecl) {
 	m.maySettle = v.ackNames || len(m.imported.effects) > 0
 	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlqWriters) > 0 || len(m.cfg.DLQFuncs) > 0 ||
 		slices.ContainsFunc(decls, hasDLQDirective) ||
-		v.publishNames && dlqConstant(m.cfg, m.pkg, m.syntax)
+		v.publishNames && dlqConstant(m.cfg, m.pkg, m.syn)
 	m.mayClassify = m.mayRetry || v.predicateNames
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -273,7 +274,7 @@ func (c *checker) judgeDeferred(dec contract.Decode, branch, body *ast.BlockStmt
 	if c.branchWrites(branch) {
 		return
 	}
-	for _, ret := range contract.Returns(branch) {
+	for _, ret := range goast.Returns(branch) {
 		d, pending := c.m.DeferredAckAt(body, ret)
 		if !pending || !sameMessage(dec.Msgs, c.m.MessageDeps(d.Ack.Recv)) {
 			continue

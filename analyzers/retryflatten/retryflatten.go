@@ -11,6 +11,8 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
@@ -120,7 +122,7 @@ func (c *checker) classifiedPermanent(fl flattening, stack []ast.Node, paths map
 	if !ok {
 		return false
 	}
-	body := contract.EnclosingBody(stack)
+	body := goast.EnclosingBody(stack)
 	if body == nil {
 		return false
 	}
@@ -193,7 +195,7 @@ func errorParams(m *contract.Model, fn *types.Func) []*types.Var {
 	found := false
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
-		if contract.IsError(p.Type()) && !m.IsCarrier(p.Type()) {
+		if gotypes.IsError(p.Type()) && !m.IsCarrier(p.Type()) {
 			out = append(out, p)
 			found = true
 		} else {
@@ -233,15 +235,15 @@ func (c *checker) flattenings(n ast.Node) []flattening {
 
 func (c *checker) callFlattenings(call *ast.CallExpr) []flattening {
 	info := c.pass.TypesInfo
-	fn := contract.StaticCallee(info, call)
+	fn := gotypes.StaticCallee(info, call)
 	if fn == nil {
 		return nil
 	}
 	var out []flattening
 	switch {
-	case contract.IsPkgFunc(fn, "fmt", "Errorf"):
+	case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
 		out = append(out, c.errorfFlattenings(call)...)
-	case contract.IsPkgFunc(fn, "errors", "New"):
+	case gotypes.IsPkgFunc(fn, "errors", "New"):
 		if len(call.Args) == 1 {
 			for _, op := range c.stringified(call.Args[0]) {
 				out = append(out, flattening{kind: textFlatten, node: call, operand: op})
@@ -332,7 +334,7 @@ func verbFor(verbs []printf.Verb, arg int) (printf.Verb, bool) {
 // to text.
 func isErrorValue(info *types.Info, m *contract.Model, e ast.Expr) bool {
 	t := info.TypeOf(e)
-	return t != nil && (contract.IsError(t) || m.IsCarrier(t))
+	return t != nil && (gotypes.IsError(t) || m.IsCarrier(t))
 }
 
 // isErrorCall reports whether e is x.Error().
@@ -365,8 +367,8 @@ func (c *checker) stringified(e ast.Expr) []ast.Expr {
 			}
 			return nil
 		}
-		fn := contract.StaticCallee(info, e)
-		if contract.IsPkgFunc(fn, "fmt", "Sprint") || contract.IsPkgFunc(fn, "fmt", "Sprintf") || contract.IsPkgFunc(fn, "fmt", "Sprintln") {
+		fn := gotypes.StaticCallee(info, e)
+		if gotypes.IsPkgFunc(fn, "fmt", "Sprint") || gotypes.IsPkgFunc(fn, "fmt", "Sprintf") || gotypes.IsPkgFunc(fn, "fmt", "Sprintln") {
 			var out []ast.Expr
 			for _, arg := range e.Args {
 				if isErrorValue(info, c.m, arg) {
@@ -406,7 +408,7 @@ func (c *checker) literalFlattenings(lit *ast.CompositeLit) []flattening {
 	if _, isStruct := typ.Underlying().(*types.Struct); !isStruct {
 		return nil
 	}
-	if !contract.IsError(typ) && !contract.IsError(types.NewPointer(typ)) {
+	if !gotypes.IsError(typ) && !gotypes.IsError(types.NewPointer(typ)) {
 		return nil
 	}
 	if c.m.IsCarrierPtr(typ) {
@@ -429,7 +431,7 @@ func (c *checker) literalFlattenings(lit *ast.CompositeLit) []flattening {
 		}
 		return out
 	}
-	if contract.HasUnwrap(typ, c.pass.Pkg) || hasMethod(typ, c.pass.Pkg, "As") {
+	if gotypes.HasUnwrap(typ, c.pass.Pkg) || hasMethod(typ, c.pass.Pkg, "As") {
 		return nil
 	}
 	for _, v := range values {

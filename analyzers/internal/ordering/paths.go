@@ -10,6 +10,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/dataflow"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -303,7 +304,7 @@ func lhsHandling(lhs ast.Expr, info *types.Info) (handling, *types.Var) {
 	if v == nil {
 		v, _ = info.Uses[id].(*types.Var)
 	}
-	if v == nil || !contract.IsError(v.Type()) {
+	if v == nil || !gotypes.IsError(v.Type()) {
 		return handledElsewhere, nil
 	}
 	return assigned, v
@@ -411,7 +412,7 @@ func onlyLogged(n ast.Node, v *types.Var, info *types.Info) bool {
 }
 
 func isLogging(call *ast.CallExpr, info *types.Info) bool {
-	fn := contract.StaticCallee(info, call)
+	fn := gotypes.StaticCallee(info, call)
 	if fn == nil {
 		return false
 	}

@@ -1,4 +1,9 @@
-package contract
+// Package syntax is the contract model's first stage: one walk over a
+// package's files collects what every later stage reads (calls, returns,
+// function literals, definitions, identifiers, string literals), and
+// which functions are tests, out of scope. It reads the syntax and the
+// type information only.
+package syntax
 
 import (
 	"cmp"
@@ -7,47 +12,47 @@ import (
 	"slices"
 )
 
-// syntax is what one walk over a package's files collects for the model.
+// Index is what one walk over a package's files collects for the model.
 // The vocabulary, the flow index, the handler search and every per-call
 // inference used to walk the files each on its own; on a large package the
 // walks were most of the model's cost.
-type syntax struct {
-	// sites are the calls, key-value pairs and return statements of the
+type Index struct {
+	// Sites are the calls, key-value pairs and return statements of the
 	// package in source order, each with the body of the function
 	// (declaration or literal) that holds it, nil at package level.
-	sites []site
-	// returns are the return statements of each function body, not those
+	Sites []Site
+	// Returns are the return statements of each function body, not those
 	// of the function literals inside it.
-	returns map[*ast.BlockStmt][]*ast.ReturnStmt
-	// decls are the function declarations holding each function body
+	Returns map[*ast.BlockStmt][]*ast.ReturnStmt
+	// DeclOf are the function declarations holding each function body
 	// (their own, and those of the literals inside them).
-	decls map[*ast.BlockStmt]*ast.FuncDecl
-	// lits are the function literals of the package, in source order.
-	lits []*ast.FuncLit
-	// deferred maps the body of each literal a defer statement calls
+	DeclOf map[*ast.BlockStmt]*ast.FuncDecl
+	// Lits are the function literals of the package, in source order.
+	Lits []*ast.FuncLit
+	// Deferred maps the body of each literal a defer statement calls
 	// (defer func() {...}()) to the function body holding the defer.
-	deferred map[*ast.BlockStmt]*ast.BlockStmt
-	// names are the package's distinct identifiers.
-	names map[string]bool
-	// flow are the statements that define variables or store into them,
+	Deferred map[*ast.BlockStmt]*ast.BlockStmt
+	// Names are the package's distinct identifiers.
+	Names map[string]bool
+	// Flow are the statements that define variables or store into them,
 	// for the flow index, each with its innermost scoping node.
-	flow []flowNode
-	// strings are the package's string literals, in source order.
-	strings []*ast.BasicLit
+	Flow []FlowNode
+	// Strings are the package's string literals, in source order.
+	Strings []*ast.BasicLit
 }
 
-// site is a call, a key-value pair or a return statement, and the
+// Site is a call, a key-value pair or a return statement, and the
 // innermost function body holding it.
-type site struct {
-	node ast.Node // *ast.CallExpr, *ast.KeyValueExpr or *ast.ReturnStmt
-	body *ast.BlockStmt
+type Site struct {
+	Node ast.Node // *ast.CallExpr, *ast.KeyValueExpr or *ast.ReturnStmt
+	Body *ast.BlockStmt
 }
 
-// flowNode is an assignment, expression statement, value spec or range
+// FlowNode is an assignment, expression statement, value spec or range
 // statement, and the innermost block, clause or statement scope holding it.
-type flowNode struct {
-	node      ast.Node
-	container ast.Node
+type FlowNode struct {
+	Node      ast.Node
+	Container ast.Node
 }
 
 // Per kilobyte of source, a little more than Go code holds of each kind
@@ -62,20 +67,20 @@ const (
 	stringsPerKB = 8
 )
 
-// newSyntax indexes files, leaving out the bodies of the test functions
+// NewIndex indexes files, leaving out the bodies of the test functions
 // skipped (testfuncs.go).
-func newSyntax(files []*ast.File, skipped map[*ast.FuncDecl]bool) *syntax {
+func NewIndex(files []*ast.File, skipped map[*ast.FuncDecl]bool) *Index {
 	kb := 0
 	for _, f := range files {
 		kb += int(f.FileEnd-f.FileStart)/1024 + 1
 	}
-	s := &syntax{
-		sites:   make([]site, 0, kb*sitesPerKB),
-		flow:    make([]flowNode, 0, kb*flowPerKB),
-		strings: make([]*ast.BasicLit, 0, kb*stringsPerKB),
-		returns: make(map[*ast.BlockStmt][]*ast.ReturnStmt),
-		decls:   make(map[*ast.BlockStmt]*ast.FuncDecl),
-		names:   make(map[string]bool),
+	s := &Index{
+		Sites:   make([]Site, 0, kb*sitesPerKB),
+		Flow:    make([]FlowNode, 0, kb*flowPerKB),
+		Strings: make([]*ast.BasicLit, 0, kb*stringsPerKB),
+		Returns: make(map[*ast.BlockStmt][]*ast.ReturnStmt),
+		DeclOf:  make(map[*ast.BlockStmt]*ast.FuncDecl),
+		Names:   make(map[string]bool),
 	}
 	for _, f := range files {
 		s.walk(f, skipped)
@@ -85,23 +90,23 @@ func newSyntax(files []*ast.File, skipped map[*ast.FuncDecl]bool) *syntax {
 
 // walk adds one file. It keeps the stack of enclosing nodes and, apart,
 // the stack of enclosing function bodies.
-func (s *syntax) walk(f *ast.File, skipped map[*ast.FuncDecl]bool) {
+func (s *Index) walk(f *ast.File, skipped map[*ast.FuncDecl]bool) {
 	var stack []ast.Node
 	var bodies []*ast.BlockStmt
 	var decl *ast.FuncDecl
-	at := func(n ast.Node) site {
-		s := site{node: n}
+	at := func(n ast.Node) Site {
+		s := Site{Node: n}
 		if len(bodies) > 0 {
-			s.body = bodies[len(bodies)-1]
+			s.Body = bodies[len(bodies)-1]
 		}
 		return s
 	}
 	enter := func(body *ast.BlockStmt) {
 		bodies = append(bodies, body)
 		if body != nil {
-			s.returns[body] = nil // a body without returns has none
+			s.Returns[body] = nil // a body without returns has none
 			if decl != nil {
-				s.decls[body] = decl
+				s.DeclOf[body] = decl
 			}
 		}
 	}
@@ -118,11 +123,11 @@ func (s *syntax) walk(f *ast.File, skipped map[*ast.FuncDecl]bool) {
 		}
 		switch n := n.(type) {
 		case *ast.Ident:
-			s.names[n.Name] = true
+			s.Names[n.Name] = true
 			return false // no children, and nothing to pop
 		case *ast.BasicLit:
 			if n.Kind == token.STRING {
-				s.strings = append(s.strings, n)
+				s.Strings = append(s.Strings, n)
 			}
 			return false
 		case *ast.FuncDecl:
@@ -132,33 +137,33 @@ func (s *syntax) walk(f *ast.File, skipped map[*ast.FuncDecl]bool) {
 			decl = n
 			enter(n.Body)
 		case *ast.FuncLit:
-			s.lits = append(s.lits, n)
+			s.Lits = append(s.Lits, n)
 			enter(n.Body)
 		case *ast.CallExpr:
-			s.sites = append(s.sites, at(n))
+			s.Sites = append(s.Sites, at(n))
 		case *ast.KeyValueExpr:
 			if mayNameFunc(n) {
-				s.sites = append(s.sites, at(n))
+				s.Sites = append(s.Sites, at(n))
 			}
 		case *ast.ReturnStmt:
 			st := at(n)
-			s.sites = append(s.sites, st)
-			if st.body != nil {
-				s.returns[st.body] = append(s.returns[st.body], n)
+			s.Sites = append(s.Sites, st)
+			if st.Body != nil {
+				s.Returns[st.Body] = append(s.Returns[st.Body], n)
 			}
 		case *ast.ExprStmt:
 			if mayStore(n) {
-				s.flow = append(s.flow, flowNode{n, nil})
+				s.Flow = append(s.Flow, FlowNode{n, nil})
 			}
 		case *ast.DeferStmt:
 			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok && len(bodies) > 0 {
-				if s.deferred == nil {
-					s.deferred = make(map[*ast.BlockStmt]*ast.BlockStmt)
+				if s.Deferred == nil {
+					s.Deferred = make(map[*ast.BlockStmt]*ast.BlockStmt)
 				}
-				s.deferred[lit.Body] = bodies[len(bodies)-1]
+				s.Deferred[lit.Body] = bodies[len(bodies)-1]
 			}
 		case *ast.AssignStmt, *ast.ValueSpec, *ast.RangeStmt:
-			s.flow = append(s.flow, flowNode{n, nearestContainer(stack, f)})
+			s.Flow = append(s.Flow, FlowNode{n, nearestContainer(stack, f)})
 		}
 		stack = append(stack, n)
 		return true
@@ -191,64 +196,24 @@ func mayStore(es *ast.ExprStmt) bool {
 	return ok
 }
 
-// eachCall calls f for every call of the package that a function body
-// (declaration or literal) evaluates, with that body, in source order.
-func (m *Model) eachCall(f func(call *ast.CallExpr, body *ast.BlockStmt)) {
-	for _, s := range m.syntax.sites {
-		if call, ok := s.node.(*ast.CallExpr); ok && s.body != nil {
-			f(call, s.body)
-		}
-	}
-}
-
-// returnsOf returns the return statements of a function body, not those
-// of the function literals inside it.
-func (m *Model) returnsOf(body *ast.BlockStmt) []*ast.ReturnStmt {
-	if rets, ok := m.syntax.returns[body]; ok {
-		return rets
-	}
-	return Returns(body)
-}
-
-// trim drops, once the model is frozen, what only its inferences read.
+// Trim drops, once the model is frozen, what only its inferences read.
 // The checks read the returns of bodies, where something may be found.
-func (s *syntax) trim(keepReturns bool) {
-	*s = syntax{returns: s.returns}
+func (s *Index) Trim(keepReturns bool) {
+	*s = Index{Returns: s.Returns}
 	if !keepReturns {
-		s.returns = nil
+		s.Returns = nil
 	}
 }
 
-// calledName returns the name a call's function expression ends in (f in
-// f(x), pkg.f(x), v.f(x), f[T](x)), with ident set when the expression is
-// a bare identifier (a function, or a variable holding a func value), or
-// "" when it is something else (a function literal, a call's result).
-// The model's per-call inferences test the name against the names that
-// can matter before looking the callee up in the type information: on a
-// large package those lookups, not the tests, are most of their cost.
-func calledName(fun ast.Expr) (name string, ident bool) {
-	switch f := ast.Unparen(fun).(type) {
-	case *ast.Ident:
-		return f.Name, true
-	case *ast.SelectorExpr:
-		return f.Sel.Name, false
-	case *ast.IndexExpr:
-		return calledName(f.X)
-	case *ast.IndexListExpr:
-		return calledName(f.X)
-	}
-	return "", false
-}
-
-// callsByBody groups the calls of the package by the function body that
+// CallsByBody groups the calls of the package by the function body that
 // evaluates them, each in InspectCalls order: a body's own calls, and
 // those of the literals it calls on the spot (func() { ... }(), go and
 // defer too), spliced in where they stand.
-func (s *syntax) callsByBody() map[*ast.BlockStmt][]*ast.CallExpr {
+func (s *Index) CallsByBody() map[*ast.BlockStmt][]*ast.CallExpr {
 	own := make(map[*ast.BlockStmt][]*ast.CallExpr)
-	for _, st := range s.sites {
-		if call, ok := st.node.(*ast.CallExpr); ok && st.body != nil {
-			own[st.body] = append(own[st.body], call)
+	for _, st := range s.Sites {
+		if call, ok := st.Node.(*ast.CallExpr); ok && st.Body != nil {
+			own[st.Body] = append(own[st.Body], call)
 		}
 	}
 	out := make(map[*ast.BlockStmt][]*ast.CallExpr, len(own))
@@ -279,4 +244,18 @@ func (s *syntax) callsByBody() map[*ast.BlockStmt][]*ast.CallExpr {
 		expand(body)
 	}
 	return out
+}
+
+// nearestContainer returns the innermost node of stack that scopes the
+// statements under it.
+func nearestContainer(stack []ast.Node, file *ast.File) ast.Node {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause,
+			*ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt,
+			*ast.TypeSwitchStmt, *ast.SelectStmt:
+			return stack[i]
+		}
+	}
+	return file
 }

@@ -1,4 +1,4 @@
-package contract
+package syntax
 
 import (
 	"go/ast"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 )
 
 // TestCallsByBody checks that the calls the syntax index groups by body
@@ -26,7 +28,7 @@ func f() {
 }`
 	fset := token.NewFileSet()
 	files := []*ast.File{mustParse(t, fset, "nested.go", nested)}
-	for _, root := range []string{"../../testdata", "../../examples"} {
+	for _, root := range []string{"../../../../testdata", "../../../../examples"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
 				return err
@@ -45,7 +47,7 @@ func f() {
 	}
 	bodies := 0
 	for _, f := range files {
-		byBody := newSyntax([]*ast.File{f}, nil).callsByBody()
+		byBody := NewIndex([]*ast.File{f}, nil).CallsByBody()
 		ast.Inspect(f, func(n ast.Node) bool {
 			var body *ast.BlockStmt
 			switch n := n.(type) {
@@ -59,7 +61,7 @@ func f() {
 			}
 			bodies++
 			var want []*ast.CallExpr
-			InspectCalls(body, func(call *ast.CallExpr) bool {
+			goast.InspectCalls(body, func(call *ast.CallExpr) bool {
 				want = append(want, call)
 				return true
 			})
@@ -69,7 +71,7 @@ func f() {
 			return true
 		})
 	}
-	if got := len(newSyntax(files[:1], nil).callsByBody()[files[0].Decls[0].(*ast.FuncDecl).Body]); got != 15 {
+	if got := len(NewIndex(files[:1], nil).CallsByBody()[files[0].Decls[0].(*ast.FuncDecl).Body]); got != 15 {
 		t.Errorf("calls of the nested literals' function: got %d, want 15", got)
 	}
 	t.Logf("%d files, %d bodies", len(files), bodies)

@@ -1,4 +1,6 @@
-package contract
+// Package gotypes holds the type tests every retrylint analyzer shares:
+// errors, durations, named types, method sets and static callees.
+package gotypes
 
 import (
 	"go/ast"
@@ -7,7 +9,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// errorType is the universe's error interface.
+// errorNamed is the universe's error type, errorType its interface.
 var errorNamed = types.Universe.Lookup("error").Type()
 
 var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
@@ -18,7 +20,7 @@ func IsError(t types.Type) bool {
 	if t == errorNamed {
 		return true // the common case, without a method set lookup
 	}
-	if t == nil || !isValid(t) {
+	if t == nil || !IsValid(t) {
 		return false
 	}
 	if _, ok := t.(*types.Basic); ok {
@@ -27,12 +29,12 @@ func IsError(t types.Type) bool {
 	return types.Implements(t, errorType)
 }
 
-// isErrorish reports whether t or *t implements error.
-func isErrorish(t types.Type) bool {
+// IsErrorish reports whether t or *t implements error.
+func IsErrorish(t types.Type) bool {
 	if IsError(t) {
 		return true
 	}
-	if _, isPtr := t.(*types.Pointer); !isPtr && isValid(t) {
+	if _, isPtr := t.(*types.Pointer); !isPtr && IsValid(t) {
 		if _, isIface := t.Underlying().(*types.Interface); !isIface {
 			return IsError(types.NewPointer(t))
 		}
@@ -40,16 +42,16 @@ func isErrorish(t types.Type) bool {
 	return false
 }
 
-func isValid(t types.Type) bool {
+func IsValid(t types.Type) bool {
 	return t != nil && t != types.Typ[types.Invalid]
 }
 
 // IsDuration reports whether t is time.Duration.
 func IsDuration(t types.Type) bool {
-	return isNamed(t, "time", "Duration")
+	return IsNamed(t, "time", "Duration")
 }
 
-func isNamed(t types.Type, pkgPath, name string) bool {
+func IsNamed(t types.Type, pkgPath, name string) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok {
 		return false
@@ -58,11 +60,11 @@ func isNamed(t types.Type, pkgPath, name string) bool {
 	return obj.Name() == name && obj.Pkg() != nil && obj.Pkg().Path() == pkgPath
 }
 
-// methodOf finds the method name in the method set of t (value receivers
+// MethodOf finds the method name in the method set of t (value receivers
 // only, as when t is converted to an interface). Type parameters contribute
 // the methods of their constraint.
-func methodOf(t types.Type, pkg *types.Package, name string) *types.Func {
-	if !isValid(t) {
+func MethodOf(t types.Type, pkg *types.Package, name string) *types.Func {
+	if !IsValid(t) {
 		return nil
 	}
 	obj, _, _ := types.LookupFieldOrMethod(t, false, pkg, name)
@@ -70,13 +72,13 @@ func methodOf(t types.Type, pkg *types.Package, name string) *types.Func {
 	return fn
 }
 
-// pointerMethodOf is methodOf on the method set of *t for non-pointer,
+// PointerMethodOf is MethodOf on the method set of *t for non-pointer,
 // non-interface t: the set a &T{} literal has.
-func pointerMethodOf(t types.Type, pkg *types.Package, name string) *types.Func {
-	if fn := methodOf(t, pkg, name); fn != nil {
+func PointerMethodOf(t types.Type, pkg *types.Package, name string) *types.Func {
+	if fn := MethodOf(t, pkg, name); fn != nil {
 		return fn
 	}
-	if !isValid(t) {
+	if !IsValid(t) {
 		return nil
 	}
 	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
@@ -85,12 +87,12 @@ func pointerMethodOf(t types.Type, pkg *types.Package, name string) *types.Func 
 	if _, isIface := t.Underlying().(*types.Interface); isIface {
 		return nil
 	}
-	return methodOf(types.NewPointer(t), pkg, name)
+	return MethodOf(types.NewPointer(t), pkg, name)
 }
 
-// signatureIs reports whether fn has exactly the given parameter and result
+// SignatureIs reports whether fn has exactly the given parameter and result
 // counts.
-func signatureIs(fn *types.Func, params, results int) (*types.Signature, bool) {
+func SignatureIs(fn *types.Func, params, results int) (*types.Signature, bool) {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok {
 		return nil, false
@@ -131,4 +133,25 @@ func ErrorResults(sig *types.Signature) []int {
 		}
 	}
 	return idx
+}
+
+// HasUnwrap reports whether t (or *t) has Unwrap() error or
+// Unwrap() []error, so errors.As can see through it.
+func HasUnwrap(t types.Type, pkg *types.Package) bool {
+	fn := PointerMethodOf(t, pkg, "Unwrap")
+	if fn == nil {
+		return false
+	}
+	sig, ok := SignatureIs(fn, 0, 1)
+	if !ok {
+		return false
+	}
+	res := sig.Results().At(0).Type()
+	if IsError(res) {
+		return true
+	}
+	if sl, ok := res.Underlying().(*types.Slice); ok {
+		return IsError(sl.Elem())
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package contract
+package syntax
 
 import (
 	"go/ast"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
 // Test functions are out of scope: the bodies of Test, Benchmark and Fuzz
@@ -19,8 +21,8 @@ import (
 // helpers, consumers shared by tests) and Example functions, which users
 // copy, are analyzed as any code is.
 
-// testFuncs returns the test functions of files (see above).
-func testFuncs(fset *token.FileSet, info *types.Info, files []*ast.File) map[*ast.FuncDecl]bool {
+// TestFuncs returns the test functions of files (see above).
+func TestFuncs(fset *token.FileSet, info *types.Info, files []*ast.File) map[*ast.FuncDecl]bool {
 	funcs := make(map[*ast.FuncDecl]bool)
 	for _, f := range files {
 		tf := fset.File(f.FileStart)
@@ -66,7 +68,7 @@ func isTestFunc(info *types.Info, d *ast.FuncDecl) bool {
 		return false
 	}
 	ptr, ok := sig.Params().At(0).Type().(*types.Pointer)
-	return ok && isNamed(ptr.Elem(), "testing", param)
+	return ok && gotypes.IsNamed(ptr.Elem(), "testing", param)
 }
 
 // testName reports whether name is prefix followed by nothing or by a
@@ -81,7 +83,3 @@ func testName(name, prefix string) bool {
 	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
 	return !unicode.IsLower(r)
 }
-
-// IsTestFunc reports whether d is a test function, out of scope of the
-// model and of every check.
-func (m *Model) IsTestFunc(d *ast.FuncDecl) bool { return m.testFuncs[d] }
