@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -89,7 +90,7 @@ type Model struct {
 	files    []*ast.File
 	pkg      *types.Package
 	info     *types.Info
-	flow     *flowIndex
+	flow     *defs.Index
 	syn      *syntax.Index // what one walk over the files collects; trimmed when frozen
 	imported importedFacts
 	graphs   *cfgs.Graphs                   // the CFGs of the bodies with something to judge

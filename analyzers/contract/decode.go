@@ -93,9 +93,9 @@ func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Va
 		if m.payloadParams[v] {
 			return addVar(out, v) // a handler's payload parameter: its message is the caller's
 		}
-		for _, a := range m.defs().reaching(v, e.Pos()) {
-			if a.index < 0 {
-				out = m.payloadMsgs(a.rhs, out, depth+1)
+		for _, a := range m.defs().Reaching(v, e.Pos()) {
+			if a.Index < 0 {
+				out = m.payloadMsgs(a.RHS, out, depth+1)
 			}
 		}
 	}
@@ -144,11 +144,11 @@ func (m *Model) WritesDLQ() bool {
 // definition of v that reaches pos, one only, assigns it a payload
 // decode's error result.
 func (m *Model) DecodeAssignedTo(v *types.Var, pos token.Pos) (Decode, bool) {
-	defs := m.defs().reaching(v, pos)
-	if len(defs) != 1 || defs[0].rhs == nil {
+	defs := m.defs().Reaching(v, pos)
+	if len(defs) != 1 || defs[0].RHS == nil {
 		return Decode{}, false
 	}
-	call, ok := ast.Unparen(defs[0].rhs).(*ast.CallExpr)
+	call, ok := ast.Unparen(defs[0].RHS).(*ast.CallExpr)
 	if !ok {
 		return Decode{}, false
 	}
@@ -156,7 +156,7 @@ func (m *Model) DecodeAssignedTo(v *types.Var, pos token.Pos) (Decode, bool) {
 	if !ok {
 		return Decode{}, false
 	}
-	index := defs[0].index
+	index := defs[0].Index
 	if index < 0 {
 		index = 0
 	}

@@ -86,17 +86,17 @@ func (d *derivation) variable(v *types.Var) []*types.Var {
 		deps = addVar(deps, v)
 	}
 	if v.Parent() != m.pkg.Scope() { // package variables: origin unknown
-		for _, a := range m.defs().defs[v] {
-			if m.IsMessage(v.Type()) && m.isMessageVar(a.rhs) {
+		for _, a := range m.defs().Defs(v) {
+			if m.IsMessage(v.Type()) && m.isMessageVar(a.RHS) {
 				// prev = msg copies a delivery, it builds nothing from it:
 				// in a loop prev is another delivery by the time it is
 				// used, so the two stay distinct messages.
 				continue
 			}
-			deps = d.expr(a.rhs, nil, deps)
+			deps = d.expr(a.RHS, nil, deps)
 		}
 		for _, s := range m.fieldStores(v) {
-			deps = d.expr(s.rhs, nil, deps)
+			deps = d.expr(s.RHS, nil, deps)
 		}
 	}
 	delete(d.seen, v)

@@ -43,15 +43,6 @@ type dlqState struct {
 	lits        map[*ast.FuncLit]bool      // memo: function literals whose body writes a DLQ
 }
 
-// fieldStore is an assignment to a field (or element) of a variable:
-// v.Subject = e, v.Header["k"] = e, or an argument of a call on one of its
-// fields, v.Header.Set("k", e).
-type fieldStore struct {
-	field   string // the field selected on v (Subject, or Header for v.Header["k"]); empty for v[i]
-	rhs     ast.Expr
-	viaCall bool // an argument of a call on a field: v.Header.Set("k", e)
-}
-
 // DLQWrite describes a call that writes a dead-letter queue.
 type DLQWrite struct {
 	Call *ast.CallExpr
@@ -418,8 +409,8 @@ func (m *Model) funcLitOf(fun ast.Expr) *ast.FuncLit {
 		if !ok {
 			return nil
 		}
-		for _, a := range m.defs().reaching(v, f.Pos()) {
-			if lit, ok := ast.Unparen(a.rhs).(*ast.FuncLit); ok && a.index < 0 {
+		for _, a := range m.defs().Reaching(v, f.Pos()) {
+			if lit, ok := ast.Unparen(a.RHS).(*ast.FuncLit); ok && a.Index < 0 {
 				return lit
 			}
 		}

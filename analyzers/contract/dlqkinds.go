@@ -266,21 +266,21 @@ func (m *Model) holdsWriteError(e ast.Expr, depth int) bool {
 }
 
 func (m *Model) varHoldsWriteError(v *types.Var, at token.Pos, depth int) bool {
-	for _, a := range m.defs().reaching(v, at) {
-		if a.rhs == nil {
+	for _, a := range m.defs().Reaching(v, at) {
+		if a.RHS == nil {
 			continue
 		}
-		if a.index >= 0 {
-			call, ok := ast.Unparen(a.rhs).(*ast.CallExpr)
+		if a.Index >= 0 {
+			call, ok := ast.Unparen(a.RHS).(*ast.CallExpr)
 			if !ok {
 				continue
 			}
-			if w, ok := m.asDLQWrite(call); ok && w.Checked && w.ErrIndex == a.index {
+			if w, ok := m.asDLQWrite(call); ok && w.Checked && w.ErrIndex == a.Index {
 				return true
 			}
 			continue
 		}
-		if m.holdsWriteError(a.rhs, depth+1) {
+		if m.holdsWriteError(a.RHS, depth+1) {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
@@ -76,8 +77,8 @@ func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
 		if !ok {
 			return false
 		}
-		for _, a := range m.defs().reaching(v, e.Pos()) {
-			if a.index < 0 && a.rhs != nil && m.dlqSubject(a.rhs, depth+1) {
+		for _, a := range m.defs().Reaching(v, e.Pos()) {
+			if a.Index < 0 && a.RHS != nil && m.dlqSubject(a.RHS, depth+1) {
 				return true
 			}
 		}
@@ -121,12 +122,12 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 			return false
 		}
 		for _, s := range m.fieldStores(v) {
-			if s.field == "Subject" && m.dlqSubject(s.rhs, depth+1) {
+			if s.Field == "Subject" && m.dlqSubject(s.RHS, depth+1) {
 				return true
 			}
 		}
-		for _, a := range m.defs().reaching(v, e.Pos()) {
-			if a.index < 0 && a.rhs != nil && m.msgSubjectIsDLQ(a.rhs, depth+1) {
+		for _, a := range m.defs().Reaching(v, e.Pos()) {
+			if a.Index < 0 && a.RHS != nil && m.msgSubjectIsDLQ(a.RHS, depth+1) {
 				return true
 			}
 		}
@@ -136,38 +137,10 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 
 // fieldStores returns the stores into fields of v (from the flow index):
 // the arguments of calls on a field of a message are not stores into it.
-func (m *Model) fieldStores(v *types.Var) []fieldStore {
-	stores := m.defs().stores[v]
-	if len(stores) == 0 || !slices.ContainsFunc(stores, func(s fieldStore) bool { return s.viaCall }) || !m.IsMessage(v.Type()) {
+func (m *Model) fieldStores(v *types.Var) []defs.FieldStore {
+	stores := m.defs().Stores(v)
+	if len(stores) == 0 || !slices.ContainsFunc(stores, func(s defs.FieldStore) bool { return s.ViaCall }) || !m.IsMessage(v.Type()) {
 		return stores
 	}
-	return slices.DeleteFunc(slices.Clone(stores), func(s fieldStore) bool { return s.viaCall })
-}
-
-// storeRoot returns the variable at the root of a field or element lvalue
-// (v.Subject, v.Header["k"]) and the first field selected, or nil.
-func storeRoot(info *types.Info, e ast.Expr) (*types.Var, string) {
-	field := ""
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			field = x.Sel.Name
-			e = x.X
-			continue
-		case *ast.IndexExpr:
-			field = ""
-			e = x.X
-			continue
-		case *ast.StarExpr:
-			e = x.X
-			continue
-		case *ast.Ident:
-			v, _ := info.Uses[x].(*types.Var)
-			if v == nil || v.IsField() {
-				return nil, ""
-			}
-			return v, field
-		}
-		return nil, ""
-	}
+	return slices.DeleteFunc(slices.Clone(stores), func(s defs.FieldStore) bool { return s.ViaCall })
 }

@@ -440,8 +440,8 @@ func (m *Model) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) boo
 		if !ok {
 			return false
 		}
-		defs := m.defs().reaching(v, s.Cond.Pos())
-		return len(defs) == 1 && defs[0].rhs != nil && isCallOfP(defs[0].rhs)
+		defs := m.defs().Reaching(v, s.Cond.Pos())
+		return len(defs) == 1 && defs[0].RHS != nil && isCallOfP(defs[0].RHS)
 	}
 	return false
 }
@@ -675,11 +675,11 @@ func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
 		if !ok {
 			return nil, false
 		}
-		defs := m.defs().reaching(v, a.Pos())
+		defs := m.defs().Reaching(v, a.Pos())
 		if len(defs) != 1 {
 			return nil, false
 		}
-		if rs, ok := defs[0].container.(*ast.RangeStmt); ok && defs[0].rhs == nil && rs.Value != nil && m.info.Defs[identOf(rs.Value)] == v {
+		if rs, ok := defs[0].Container.(*ast.RangeStmt); ok && defs[0].RHS == nil && rs.Value != nil && m.info.Defs[identOf(rs.Value)] == v {
 			container = rs.X
 		}
 	}
@@ -692,8 +692,8 @@ func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
 		return nil, false
 	}
 	var out []ast.Expr
-	for _, a := range m.defs().defs[routes] {
-		lit, ok := ast.Unparen(a.rhs).(*ast.CompositeLit)
+	for _, a := range m.defs().Defs(routes) {
+		lit, ok := ast.Unparen(a.RHS).(*ast.CompositeLit)
 		if !ok {
 			continue
 		}
@@ -704,9 +704,9 @@ func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
 			out = append(out, elt)
 		}
 	}
-	for _, s := range m.defs().stores[routes] {
-		if !s.viaCall {
-			out = append(out, s.rhs) // routes["orders.created"] = s.handleCreated
+	for _, s := range m.defs().Stores(routes) {
+		if !s.ViaCall {
+			out = append(out, s.RHS) // routes["orders.created"] = s.handleCreated
 		}
 	}
 	return out, true

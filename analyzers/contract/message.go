@@ -130,11 +130,11 @@ func (m *Model) asAckCall(call *ast.CallExpr) (AckCall, bool) {
 		if !ok {
 			return AckCall{}, false
 		}
-		defs := m.defs().reaching(v, call.Pos())
-		if len(defs) != 1 || defs[0].rhs == nil || defs[0].index >= 0 {
+		defs := m.defs().Reaching(v, call.Pos())
+		if len(defs) != 1 || defs[0].RHS == nil || defs[0].Index >= 0 {
 			return AckCall{}, false
 		}
-		fun = ast.Unparen(defs[0].rhs)
+		fun = ast.Unparen(defs[0].RHS)
 	}
 	sel, ok := fun.(*ast.SelectorExpr)
 	if !ok || !m.libNames.ack[sel.Sel.Name] {

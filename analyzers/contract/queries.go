@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 )
 
@@ -85,3 +87,22 @@ func (m *Model) returnsOf(body *ast.BlockStmt) []*ast.ReturnStmt {
 // IsTestFunc reports whether d is a test function, out of scope of the
 // model and of every check.
 func (m *Model) IsTestFunc(d *ast.FuncDecl) bool { return m.testFuncs[d] }
+
+// defs returns the package's flow index, built on first use while the
+// model runs: most packages of a program never need it. Once the model is
+// frozen it is only read; a package that did not build it then gets one
+// of its own for the query, not kept.
+func (m *Model) defs() *defs.Index {
+	if m.flow != nil {
+		return m.flow
+	}
+	nodes := m.syn.Flow
+	if m.frozen {
+		nodes = syntax.NewIndex(m.files, m.testFuncs).Flow // dropped when the model was frozen
+	}
+	idx := defs.Build(m.info, nodes)
+	if !m.frozen {
+		m.flow = idx
+	}
+	return idx
+}

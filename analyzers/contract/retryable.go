@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
@@ -20,7 +21,7 @@ const maxDepth = 24
 type tracer struct {
 	m       *Model
 	assume  *types.Var
-	visited map[*assignment]bool
+	visited map[*defs.Assignment]bool
 	depth   int
 }
 
@@ -33,7 +34,7 @@ func (m *Model) MayBeRetryable(e ast.Expr) bool {
 	if m.info == nil || e == nil || !m.mayRetry {
 		return false
 	}
-	t := &tracer{m: m, visited: make(map[*assignment]bool)}
+	t := &tracer{m: m, visited: make(map[*defs.Assignment]bool)}
 	return t.expr(e)
 }
 
@@ -44,7 +45,7 @@ func (m *Model) IsProducerCall(call *ast.CallExpr) bool {
 	if !m.mayRetry {
 		return false
 	}
-	t := &tracer{m: m, visited: make(map[*assignment]bool)}
+	t := &tracer{m: m, visited: make(map[*defs.Assignment]bool)}
 	return t.producerCall(call)
 }
 
@@ -113,18 +114,18 @@ func (t *tracer) expr(e ast.Expr) bool {
 // variable reports whether a definition of v that reaches at may be
 // retryable.
 func (t *tracer) variable(v *types.Var, at token.Pos) bool {
-	for _, a := range t.m.defs().reaching(v, at) {
-		if a.rhs == nil || t.visited[a] {
+	for _, a := range t.m.defs().Reaching(v, at) {
+		if a.RHS == nil || t.visited[a] {
 			continue
 		}
 		t.visited[a] = true
 		ok := false
-		if a.index >= 0 {
-			if call, isCall := ast.Unparen(a.rhs).(*ast.CallExpr); isCall {
-				ok = t.call(call, a.index)
+		if a.Index >= 0 {
+			if call, isCall := ast.Unparen(a.RHS).(*ast.CallExpr); isCall {
+				ok = t.call(call, a.Index)
 			}
 		} else {
-			ok = t.expr(a.rhs)
+			ok = t.expr(a.RHS)
 		}
 		delete(t.visited, a)
 		if ok {
@@ -201,10 +202,10 @@ func (t *tracer) funcValue(e ast.Expr) bool {
 		case *types.Func:
 			return t.m.IsProducer(obj)
 		case *types.Var:
-			for _, a := range t.m.defs().reaching(obj, e.Pos()) {
-				if a.rhs != nil && a.index < 0 && !t.visited[a] {
+			for _, a := range t.m.defs().Reaching(obj, e.Pos()) {
+				if a.RHS != nil && a.Index < 0 && !t.visited[a] {
 					t.visited[a] = true
-					ok := t.funcValue(a.rhs)
+					ok := t.funcValue(a.RHS)
 					delete(t.visited, a)
 					if ok {
 						return true
@@ -329,7 +330,7 @@ func (m *Model) funcLitProduces(lit *ast.FuncLit) bool {
 	if sig != nil {
 		results = sig.Results()
 	}
-	t := &tracer{m: m, visited: make(map[*assignment]bool)}
+	t := &tracer{m: m, visited: make(map[*defs.Assignment]bool)}
 	v := t.returnsRetryable(lit.Body, results)
 	m.litMemo[lit] = v
 	return v
@@ -359,7 +360,7 @@ func (m *Model) retryableVars() []*types.Var {
 		if !ok || !gotypes.IsErrorish(v.Type()) {
 			continue
 		}
-		t := &tracer{m: m, visited: make(map[*assignment]bool)}
+		t := &tracer{m: m, visited: make(map[*defs.Assignment]bool)}
 		if m.IsCarrier(v.Type()) || t.variable(v, token.Pos(1<<62)) {
 			out = append(out, v)
 		}
@@ -383,7 +384,7 @@ func (m *Model) inferProducers(decls []*ast.FuncDecl) {
 			fn := m.info.Defs[d.Name].(*types.Func)
 			sig := fn.Type().(*types.Signature)
 			if m.mayRetry && !m.producers[fn] {
-				t := &tracer{m: m, visited: make(map[*assignment]bool)}
+				t := &tracer{m: m, visited: make(map[*defs.Assignment]bool)}
 				if t.returnsRetryable(d.Body, sig.Results()) {
 					m.producers[fn] = true
 					changed = true
@@ -394,7 +395,7 @@ func (m *Model) inferProducers(decls []*ast.FuncDecl) {
 				if !gotypes.IsError(p.Type()) || m.IsCarrier(p.Type()) || slices.Contains(m.wraps[fn], i) {
 					continue
 				}
-				t := &tracer{m: m, assume: p, visited: make(map[*assignment]bool)}
+				t := &tracer{m: m, assume: p, visited: make(map[*defs.Assignment]bool)}
 				if t.returnsRetryable(d.Body, sig.Results()) {
 					m.wraps[fn] = append(m.wraps[fn], i)
 					changed = true

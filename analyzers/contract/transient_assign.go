@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
@@ -242,13 +243,13 @@ func (m *Model) producerCallOf(e ast.Expr, depth int) *ast.CallExpr {
 			return nil
 		}
 		var found *ast.CallExpr
-		for _, a := range m.defs().reaching(v, e.Pos()) {
-			call, ok := ast.Unparen(a.rhs).(*ast.CallExpr)
+		for _, a := range m.defs().Reaching(v, e.Pos()) {
+			call, ok := ast.Unparen(a.RHS).(*ast.CallExpr)
 			if !ok {
 				continue
 			}
 			var c *ast.CallExpr
-			if a.index >= 0 {
+			if a.Index >= 0 {
 				if m.IsProducerCall(call) {
 					c = call
 				}
@@ -278,7 +279,7 @@ func (p *pathAnalysis) errVar(e ast.Expr) *types.Var {
 
 // varOf returns the local or package variable an expression names.
 func (p *pathAnalysis) varOf(e ast.Expr) *types.Var {
-	v := varOf(p.m.info, e)
+	v := defs.VarOf(p.m.info, e)
 	if v == nil || v.IsField() {
 		return nil
 	}
