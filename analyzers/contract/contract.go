@@ -14,8 +14,8 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
-	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // Name is the contract analyzer's name; drivers prefix its flags with it.
@@ -112,14 +112,12 @@ type Model struct {
 	producers map[*types.Func]bool
 	wraps     map[*types.Func][]int
 	litMemo   map[*ast.FuncLit]bool
-	msgTypes  map[types.Type]*profile.Profile // memo of messageProfile
-	frozen    bool                            // set when Run is done: the memo maps below are complete
+	frozen    bool // set when Run is done: the memo maps below are complete
 
 	dlq              dlqState
 	effects          map[*types.Func][]helperEffect  // effects of the package's functions on their message parameters
 	effectNames      map[string]bool                 // the names of the functions in effects
-	libNames         libraryNames                    // the profiles' ack and publish names
-	ackTable         map[*ast.CallExpr]AckCall       // the package's ack calls (AsAckCall), filled once
+	msgs             *messages.Table                 // messages, ack calls, publish calls, derivations
 	litEffects       map[*ast.FuncLit]*litEffects    // memo: what function literals settle
 	handlerParams    map[*types.Func]*handlerParams  // functions that Ack when a func-typed parameter returns nil
 	handlers         map[*ast.BlockStmt]*Handler     // bodies passed to such a parameter
@@ -162,7 +160,6 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 		producers: make(map[*types.Func]bool),
 		wraps:     make(map[*types.Func][]int),
 		litMemo:   make(map[*ast.FuncLit]bool),
-		msgTypes:  make(map[types.Type]*profile.Profile),
 	}
 	if m.info == nil {
 		m.info = &types.Info{}
@@ -193,8 +190,8 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	if len(carriers) > 0 {
 		pass.ExportPackageFact(&CarrierTypesFact{Types: carriers})
 	}
-	m.libNames = newLibraryNames(cfg.Profiles)
-	m.vocab = newVocabulary(cfg, m.libNames, m.syn, importsCarrier(pass))
+	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs)
+	m.vocab = newVocabulary(cfg, m.msgs.Names(), m.syn, importsCarrier(pass))
 	m.gate(decls)
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && m.isHandlerCandidate(d) })
 	m.inferProducers(decls)

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
@@ -70,11 +71,11 @@ func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Va
 	switch e := ast.Unparen(e).(type) {
 	case *ast.SelectorExpr: // msg.Data, a field of *nats.Msg
 		if s := m.info.Selections[e]; s != nil && s.Kind() == types.FieldVal && m.isPayload(e) {
-			return addVars(out, m.messageDeps(e.X))
+			return messages.AddVars(out, m.msgs.Deps(e.X))
 		}
 	case *ast.CallExpr:
 		if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && len(e.Args) == 0 && m.isPayload(sel) {
-			return addVars(out, m.messageDeps(sel.X)) // msg.Data()
+			return messages.AddVars(out, m.msgs.Deps(sel.X)) // msg.Data()
 		}
 		if tv, ok := m.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			return m.payloadMsgs(e.Args[0], out, depth+1) // string(data)
@@ -91,7 +92,7 @@ func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Va
 			return out
 		}
 		if m.payloadParams[v] {
-			return addVar(out, v) // a handler's payload parameter: its message is the caller's
+			return messages.AddVar(out, v) // a handler's payload parameter: its message is the caller's
 		}
 		for _, a := range m.defs().Reaching(v, e.Pos()) {
 			if a.Index < 0 {
@@ -105,15 +106,8 @@ func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Va
 // isPayload reports whether sel selects a message's payload (its method
 // or field named in the message's profile).
 func (m *Model) isPayload(sel *ast.SelectorExpr) bool {
-	p := m.messageProfile(m.info.TypeOf(sel.X))
+	p := m.msgs.Profile(m.info.TypeOf(sel.X))
 	return p != nil && slices.Contains(p.Payload, sel.Sel.Name)
-}
-
-func addVars(out, vs []*types.Var) []*types.Var {
-	for _, v := range vs {
-		out = addVar(out, v)
-	}
-	return out
 }
 
 // WritesDLQ reports whether the package makes a DLQ write anywhere but in

@@ -73,7 +73,7 @@ func (m *Model) callsAck(n ast.Node) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.libNames.ack[sel.Sel.Name] {
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.msgs.Names().Ack[sel.Sel.Name] {
 				found = true
 			}
 		}
@@ -100,7 +100,7 @@ func (m *Model) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (Deferre
 			break
 		}
 		if ds, ok := st.(*ast.DeferStmt); ok {
-			if ack, ok := m.AsAckCall(m.deferredCall(ds)); ok && ack.IsAck() {
+			if ack, ok := m.msgs.AsAckCall(m.deferredCall(ds)); ok && ack.IsAck() {
 				d, found = DeferredAck{ds, ack}, true
 			}
 		}
@@ -168,7 +168,7 @@ func (m *Model) settlesMessage(n ast.Node, msg ast.Expr) bool {
 			return false
 		}
 		if call, ok := n.(*ast.CallExpr); ok {
-			if a, ok := m.AsAckCall(call); ok && !a.IsAck() && a.Settlement != profile.Progress &&
+			if a, ok := m.msgs.AsAckCall(call); ok && !a.IsAck() && a.Settlement != profile.Progress &&
 				types.ExprString(a.Recv) == types.ExprString(msg) {
 				found = true
 			}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"golang.org/x/tools/go/analysis"
@@ -98,12 +99,12 @@ func (m *Model) mayNameDLQWrite(call *ast.CallExpr) bool {
 	if name == "" || m.vocab == nil {
 		return true // a literal, or a call's result
 	}
-	if ident && m.mayBeFuncValue(call.Fun) {
+	if ident && defs.MayBeFuncValue(m.info, call.Fun) {
 		return true // a func value: the literal it holds may write
 	}
 	// A function's, a builtin's or a type's name: its name and arguments
 	// tell, as a method's do (isDLQWrite turns conversions away).
-	if m.isPublish(name) || m.dlq.writerNames[name] || m.imported.dlqWriterNames[name] || len(m.cfg.DLQFuncs) > 0 {
+	if m.msgs.IsPublish(name) || m.dlq.writerNames[name] || m.imported.dlqWriterNames[name] || len(m.cfg.DLQFuncs) > 0 {
 		return true
 	}
 	dlq := m.vocab.dlqNames
@@ -117,32 +118,6 @@ func (m *Model) mayNameDLQWrite(call *ast.CallExpr) bool {
 		return true
 	}
 	return slices.ContainsFunc(call.Args, func(arg ast.Expr) bool { return dlqNamedExpr(arg, dlq) })
-}
-
-// mayBeFuncValue reports whether a called function expression that
-// calledName reports as an identifier may be a func value (a variable, or
-// an identifier the type information does not resolve), not a function,
-// a builtin or a type.
-func (m *Model) mayBeFuncValue(fun ast.Expr) bool {
-	switch m.info.Uses[rootIdent(fun)].(type) {
-	case *types.Func, *types.Builtin, *types.TypeName:
-		return false
-	}
-	return true
-}
-
-// rootIdent returns the identifier a called function expression that
-// calledName reports as one is (f in f(x) and f[T](x)).
-func rootIdent(fun ast.Expr) *ast.Ident {
-	switch f := ast.Unparen(fun).(type) {
-	case *ast.Ident:
-		return f
-	case *ast.IndexExpr:
-		return rootIdent(f.X)
-	case *ast.IndexListExpr:
-		return rootIdent(f.X)
-	}
-	return nil
 }
 
 // dlqNamedExpr reports whether e is an identifier or selector, or a
@@ -185,7 +160,7 @@ func (m *Model) asDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
 	w := DLQWrite{Call: call, Name: goast.CalleeText(call.Fun), ErrIndex: -1}
 	w.Results, w.ErrIndex = m.callResults(call)
 	w.Checked, w.Swallows = m.writeOutcome(call, w.HasError())
-	w.Msgs = m.callMessageDeps(call)
+	w.Msgs = m.msgs.CallDeps(call)
 	return w, true
 }
 
@@ -200,7 +175,7 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 			return !m.isAck(call)
 		}
 		name := fn.Name()
-		publish, named := m.isPublish(name), m.isDLQName(name)
+		publish, named := m.msgs.IsPublish(name), m.isDLQName(name)
 		recv := false
 		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && !publish && !named {
 			recv = m.dlqReceiverNamed(call)
@@ -254,7 +229,7 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 
 // isAck reports whether call is an ack call: never a DLQ write.
 func (m *Model) isAck(call *ast.CallExpr) bool {
-	_, ok := m.AsAckCall(call)
+	_, ok := m.msgs.AsAckCall(call)
 	return ok
 }
 
@@ -288,10 +263,10 @@ func (m *Model) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
 	if !ok || startsWithNonWriteVerb(fn.Name()) {
 		return false
 	}
-	if m.IsMessage(m.info.TypeOf(sel.X)) {
+	if m.msgs.IsMessage(m.info.TypeOf(sel.X)) {
 		return false
 	}
-	if p := fn.Pkg(); p != nil && m.libraryProfile(p.Path()) != nil && !m.isPublish(fn.Name()) {
+	if p := fn.Pkg(); p != nil && m.msgs.Library(p.Path()) != nil && !m.msgs.IsPublish(fn.Name()) {
 		return false
 	}
 	var name string
@@ -395,27 +370,6 @@ func startsWithNonWriteVerb(name string) bool {
 		}
 	}
 	return false
-}
-
-// funcLitOf returns the function literal a callee expression denotes: the
-// literal itself, or a local variable one of whose definitions reaching the
-// call binds a literal.
-func (m *Model) funcLitOf(fun ast.Expr) *ast.FuncLit {
-	switch f := ast.Unparen(fun).(type) {
-	case *ast.FuncLit:
-		return f
-	case *ast.Ident:
-		v, ok := m.info.Uses[f].(*types.Var)
-		if !ok {
-			return nil
-		}
-		for _, a := range m.defs().Reaching(v, f.Pos()) {
-			if lit, ok := ast.Unparen(a.RHS).(*ast.FuncLit); ok && a.Index < 0 {
-				return lit
-			}
-		}
-	}
-	return nil
 }
 
 // funcLitWritesDLQ reports whether a function literal's body writes a DLQ.

@@ -61,7 +61,7 @@ func (m *Model) directWrite(call *ast.CallExpr, fn *types.Func) bool {
 	switch {
 	case m.isDLQName(name) && !startsWithNonWriteVerb(name):
 		return true
-	case m.isPublish(name) && m.publishesToDLQ(fn, call):
+	case m.msgs.IsPublish(name) && m.publishesToDLQ(fn, call):
 		return true
 	case sig(fn) != nil && sig(fn).Recv() != nil && m.dlqReceiverNamed(call) && m.dlqReceiver(fn, call):
 		return true

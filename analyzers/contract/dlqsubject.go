@@ -4,10 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
-	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
@@ -29,7 +27,7 @@ func (m *Model) publishesToDLQ(fn *types.Func, call *ast.CallExpr) bool {
 		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
 			return m.dlqSubject(call.Args[i], 0)
 		}
-		if m.isPublishMsg(t) {
+		if m.msgs.IsPublishMsg(t) {
 			return m.msgSubjectIsDLQ(call.Args[i], 0)
 		}
 	}
@@ -113,7 +111,7 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 			}
 		}
 	case *ast.CallExpr:
-		if m.isPublishMsgNew(gotypes.StaticCallee(m.info, e)) && len(e.Args) == 1 {
+		if m.msgs.IsPublishMsgNew(gotypes.StaticCallee(m.info, e)) && len(e.Args) == 1 {
 			return m.dlqSubject(e.Args[0], depth+1)
 		}
 	case *ast.Ident:
@@ -121,7 +119,7 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 		if !ok {
 			return false
 		}
-		for _, s := range m.fieldStores(v) {
+		for _, s := range m.msgs.FieldStores(v) {
 			if s.Field == "Subject" && m.dlqSubject(s.RHS, depth+1) {
 				return true
 			}
@@ -133,14 +131,4 @@ func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
 		}
 	}
 	return false
-}
-
-// fieldStores returns the stores into fields of v (from the flow index):
-// the arguments of calls on a field of a message are not stores into it.
-func (m *Model) fieldStores(v *types.Var) []defs.FieldStore {
-	stores := m.defs().Stores(v)
-	if len(stores) == 0 || !slices.ContainsFunc(stores, func(s defs.FieldStore) bool { return s.ViaCall }) || !m.IsMessage(v.Type()) {
-		return stores
-	}
-	return slices.DeleteFunc(slices.Clone(stores), func(s defs.FieldStore) bool { return s.ViaCall })
 }

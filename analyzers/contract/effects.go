@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
@@ -68,7 +70,7 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 	if m.info == nil || call == nil || !m.maySettle {
 		return nil
 	}
-	if ack, ok := m.AsAckCall(call); ok {
+	if ack, ok := m.msgs.AsAckCall(call); ok {
 		if ack.Settlement == profile.Progress {
 			return nil
 		}
@@ -79,7 +81,7 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 	if !m.effectNamed(name) {
 		// No function of that name has effects: only a func value bound to
 		// a literal can settle here.
-		if name != "" && (!ident || !m.mayBeFuncValue(call.Fun)) {
+		if name != "" && (!ident || !defs.MayBeFuncValue(m.info, call.Fun)) {
 			return nil
 		}
 	} else if fn := gotypes.StaticCallee(m.info, call); fn != nil {
@@ -226,10 +228,10 @@ func (m *Model) funcLitEffects(lit *ast.FuncLit) *litEffects {
 	}
 	le := &litEffects{}
 	m.litEffects[lit] = le // cycle guard
-	params := paramVars(m.info, lit.Type)
+	params := messages.ParamVars(m.info, lit.Type)
 	for _, call := range m.callsOf(lit.Body) {
 		for _, s := range m.settlements(call) {
-			msgs := m.messageDeps(s.msg)
+			msgs := m.msgs.Deps(s.msg)
 			hit := false
 			for i, p := range params {
 				if p != nil && slices.Contains(msgs, p) {
@@ -293,9 +295,9 @@ func (m *Model) inferEffects(decls []*ast.FuncDecl) {
 			for _, call := range m.callsOf(d.Body) {
 				for _, s := range m.settlements(call) {
 					if params == nil {
-						params = paramVars(m.info, d.Type)
+						params = messages.ParamVars(m.info, d.Type)
 					}
-					msgs := m.messageDeps(s.msg)
+					msgs := m.msgs.Deps(s.msg)
 					for i, p := range params {
 						if p == nil || !slices.Contains(msgs, p) {
 							continue
@@ -391,7 +393,7 @@ func (m *Model) inferEffectConds(decls []*ast.FuncDecl) {
 			if e.call == nil {
 				continue
 			}
-			if _, direct := m.AsAckCall(e.call); !direct {
+			if _, direct := m.msgs.AsAckCall(e.call); !direct {
 				continue
 			}
 			if errVar == nil {

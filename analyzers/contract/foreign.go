@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"golang.org/x/tools/go/analysis"
@@ -77,8 +78,8 @@ func (m *Model) isHandlerCandidate(d *ast.FuncDecl) bool {
 	if !ok || d.Body == nil || !returnsError(fn.Type()) {
 		return false
 	}
-	for _, p := range paramVars(m.info, d.Type) {
-		if p != nil && m.IsMessage(p.Type()) {
+	for _, p := range messages.ParamVars(m.info, d.Type) {
+		if p != nil && m.msgs.IsMessage(p.Type()) {
 			return true
 		}
 	}
@@ -101,7 +102,7 @@ func (m *Model) isTypedHandlerCandidate(d *ast.FuncDecl) bool {
 	if sig.Results().Len() != 1 || !returnsError(sig) || sig.Params().Len() != 2 || sig.Variadic() {
 		return false
 	}
-	return gotypes.IsNamed(sig.Params().At(0).Type(), "context", "Context") && !m.IsMessage(sig.Params().At(1).Type())
+	return gotypes.IsNamed(sig.Params().At(0).Type(), "context", "Context") && !m.msgs.IsMessage(sig.Params().At(1).Type())
 }
 
 // inferHandlerCandidates records, for the package's candidate handlers
@@ -191,7 +192,7 @@ func (m *Model) HandlerCandidates() []*ast.FuncDecl {
 
 // ParamsOf returns the parameters a function type declares, in order (nil
 // for an unnamed or blank one).
-func (m *Model) ParamsOf(ft *ast.FuncType) []*types.Var { return paramVars(m.info, ft) }
+func (m *Model) ParamsOf(ft *ast.FuncType) []*types.Var { return messages.ParamVars(m.info, ft) }
 
 // Site returns where a position recorded relative to fn's declaration
 // (line offset, column) lies, in fn's file: how facts place a site in

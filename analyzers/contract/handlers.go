@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
@@ -117,7 +118,7 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) error {
 		if !hasErrorFuncParam(fn) {
 			continue // the common case, decided without looking up the parameters
 		}
-		params := paramVars(m.info, d.Type)
+		params := messages.ParamVars(m.info, d.Type)
 		for i, p := range params {
 			if p == nil || !returnsError(p.Type()) {
 				continue
@@ -188,7 +189,7 @@ func (m *Model) handlerDirective(d *ast.FuncDecl) (int, error) {
 			continue
 		}
 		name := strings.TrimSpace(rest)
-		for i, p := range paramVars(m.info, d.Type) {
+		for i, p := range messages.ParamVars(m.info, d.Type) {
 			if p != nil && p.Name() == name && returnsError(p.Type()) {
 				return i, nil
 			}
@@ -458,7 +459,7 @@ func (m *Model) firstAck(n ast.Node) token.Pos {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			if ack, ok := m.AsAckCall(n); ok && ack.Settlement == profile.Done {
+			if ack, ok := m.msgs.AsAckCall(n); ok && ack.Settlement == profile.Done {
 				pos = n.Pos()
 			} else if site := m.certainAckInside(n); site.IsValid() {
 				pos = site
@@ -512,7 +513,7 @@ func (m *Model) certainEffect(call *ast.CallExpr, s profile.Settlement) (helperE
 		if e.settlement != s || e.call == nil || e.param >= len(call.Args) {
 			continue
 		}
-		if _, direct := m.AsAckCall(e.call); direct && unconditional(d.Body, e.call) {
+		if _, direct := m.msgs.AsAckCall(e.call); direct && unconditional(d.Body, e.call) {
 			e.site = e.call.Pos()
 			return e, true
 		}
@@ -530,7 +531,7 @@ func (m *Model) CertainHelperSettle(call *ast.CallExpr, s profile.Settlement) (S
 		return SettleCall{}, false
 	}
 	msg := call.Args[e.param]
-	return SettleCall{Call: call, Settlement: s, Msg: msg, Msgs: m.messageDeps(msg), Name: goast.CalleeText(call.Fun),
+	return SettleCall{Call: call, Settlement: s, Msg: msg, Msgs: m.msgs.Deps(msg), Name: goast.CalleeText(call.Fun),
 		Helper: true, Inner: e.site}, true
 }
 
@@ -637,9 +638,9 @@ func (m *Model) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack t
 		return
 	}
 	h := &Handler{Caller: caller, Ack: ack}
-	vars := paramVars(m.info, ft)
+	vars := messages.ParamVars(m.info, ft)
 	for _, v := range vars {
-		if v != nil && m.IsMessage(v.Type()) {
+		if v != nil && m.msgs.IsMessage(v.Type()) {
 			h.Msgs = append(h.Msgs, v)
 		}
 	}
@@ -788,7 +789,7 @@ func (m *Model) inferMiddleware(decls []*ast.FuncDecl) {
 		if fn == nil || d.Body == nil {
 			continue
 		}
-		for i, p := range paramVars(m.info, d.Type) {
+		for i, p := range messages.ParamVars(m.info, d.Type) {
 			if p != nil && returnsError(p.Type()) && m.returnsWrapper(d.Body, p) {
 				m.middleware[fn] = append(m.middleware[fn], i)
 			}

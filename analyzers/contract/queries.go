@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 )
@@ -27,7 +28,7 @@ func (m *Model) IsDLQWrite(call *ast.CallExpr) bool { return m.isDLQWrite(call) 
 func (m *Model) AsTerm(call *ast.CallExpr) (SettleCall, bool) { return m.asTerm(call) }
 
 // MessageDeps returns the message variables e derives from (the "same message" fine point).
-func (m *Model) MessageDeps(e ast.Expr) []*types.Var { return m.messageDeps(e) }
+func (m *Model) MessageDeps(e ast.Expr) []*types.Var { return m.msgs.Deps(e) }
 
 // MayTermParams returns the message parameters fn may Term.
 func (m *Model) MayTermParams(fn *types.Func) []int { return m.mayTermParams(fn) }
@@ -46,9 +47,6 @@ func (m *Model) freeze() {
 		m.frozen = true
 		m.calls = nil // only the fixpoints needed them
 	}()
-	if m.ackTable == nil {
-		m.indexAckCalls()
-	}
 	if !m.mayRetry && !m.mayWriteDLQ && !m.maySettle {
 		return
 	}
@@ -106,3 +104,23 @@ func (m *Model) defs() *defs.Index {
 	}
 	return idx
 }
+
+// funcLitOf returns the function literal a callee expression denotes
+// (defs.FuncLitOf), building the flow index only for a variable.
+func (m *Model) funcLitOf(fun ast.Expr) *ast.FuncLit { return defs.FuncLitOf(m.info, m.defs, fun) }
+
+// AsAckCall recognizes msg.Ack(), msg.Nak(), msg.Term()... on a message,
+// and calls of a local variable bound to such a method value
+// (term := msg.Term; term()) by its one definition that reaches the call.
+func (m *Model) AsAckCall(call *ast.CallExpr) (AckCall, bool) { return m.msgs.AsAckCall(call) }
+
+// DelayedRetry returns the method that redelivers msg after a delay in
+// its library (NakWithDelay), for messages: the first profile's when msg's
+// library is not known.
+func (m *Model) DelayedRetry(msg ast.Expr) string { return m.msgs.DelayedRetry(msg) }
+
+// IsMessage reports whether t is a message of some profile.
+func (m *Model) IsMessage(t types.Type) bool { return m.msgs.IsMessage(t) }
+
+// AckCall describes a call of an acknowledgement method on a message.
+type AckCall = messages.AckCall

@@ -4,10 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
-	"sort"
 
-	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -73,70 +70,7 @@ func isCertainAck(call *ast.CallExpr, s settlement, m *Model) bool {
 
 func (m *Model) settleCall(call *ast.CallExpr, s settlement) SettleCall {
 	return SettleCall{
-		Call: call, Settlement: s.settlement, Msg: s.msg, Msgs: m.messageDeps(s.msg), Name: s.name,
+		Call: call, Settlement: s.settlement, Msg: s.msg, Msgs: m.msgs.Deps(s.msg), Name: s.name,
 		Helper: s.helper, Inner: s.inner, Writes: s.writes,
 	}
-}
-
-// paramVars returns the variables of a function type's parameters, in
-// order (nil for blank or unnamed ones).
-func paramVars(info *types.Info, ft *ast.FuncType) []*types.Var {
-	var vs []*types.Var
-	if ft == nil || ft.Params == nil {
-		return nil
-	}
-	for _, f := range ft.Params.List {
-		if len(f.Names) == 0 {
-			vs = append(vs, nil)
-			continue
-		}
-		for _, n := range f.Names {
-			v, _ := info.Defs[n].(*types.Var)
-			vs = append(vs, v)
-		}
-	}
-	return vs
-}
-
-// isMessageVar reports whether e names a variable holding a message.
-func (m *Model) isMessageVar(e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, ok := m.info.Uses[id].(*types.Var)
-	return ok && m.IsMessage(v.Type())
-}
-
-// holdsMessages reports whether t is a message or a pointer, slice, array,
-// map or channel of messages.
-func (m *Model) holdsMessages(t types.Type, depth int) bool {
-	if !gotypes.IsValid(t) || depth > 2 {
-		return false
-	}
-	if m.IsMessage(t) {
-		return true
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		return m.holdsMessages(u.Elem(), depth+1)
-	case *types.Slice:
-		return m.holdsMessages(u.Elem(), depth+1)
-	case *types.Array:
-		return m.holdsMessages(u.Elem(), depth+1)
-	case *types.Map:
-		return m.holdsMessages(u.Elem(), depth+1)
-	case *types.Chan:
-		return m.holdsMessages(u.Elem(), depth+1)
-	}
-	return false
-}
-
-// addVar adds v to the position-sorted set vs.
-func addVar(vs []*types.Var, v *types.Var) []*types.Var {
-	if slices.Contains(vs, v) {
-		return vs
-	}
-	i := sort.Search(len(vs), func(i int) bool { return vs[i].Pos() > v.Pos() })
-	return slices.Insert(vs, i, v)
 }

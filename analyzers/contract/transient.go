@@ -257,7 +257,7 @@ func (m *Model) solvePaths() {
 		}
 	}
 	m.eachCall(func(call *ast.CallExpr, body *ast.BlockStmt) {
-		ack, isAck := m.AsAckCall(call)
+		ack, isAck := m.msgs.AsAckCall(call)
 		if isAck {
 			bc := byBody[body]
 			if bc == nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"golang.org/x/tools/go/analysis"
 )
@@ -38,7 +39,7 @@ type vocabulary struct {
 	predicateNames bool
 }
 
-func newVocabulary(cfg *Config, lib libraryNames, syn *syntax.Index, importsCarrier bool) *vocabulary {
+func newVocabulary(cfg *Config, lib messages.LibraryNames, syn *syntax.Index, importsCarrier bool) *vocabulary {
 	v := &vocabulary{dlqNames: make(map[string]bool)}
 	for name := range syn.Names {
 		if cfg.DLQName.MatchString(name) {
@@ -46,8 +47,8 @@ func newVocabulary(cfg *Config, lib libraryNames, syn *syntax.Index, importsCarr
 		}
 		v.carrierMethod = v.carrierMethod || name == cfg.CarrierMethod
 		v.predicateNames = v.predicateNames || cfg.TransientPredicate.MatchString(name)
-		v.ackNames = v.ackNames || lib.ack[name]
-		v.publishNames = v.publishNames || lib.publish[name]
+		v.ackNames = v.ackNames || lib.Ack[name]
+		v.publishNames = v.publishNames || lib.Publish[name]
 	}
 	v.importedCarrier = importsCarrier
 	return v

@@ -237,3 +237,51 @@ func (idx *Index) Defs(v *types.Var) []*Assignment { return idx.defs[v] }
 
 // Stores returns the stores into fields or elements of v.
 func (idx *Index) Stores(v *types.Var) []FieldStore { return idx.stores[v] }
+
+// FuncLitOf returns the function literal a callee expression denotes: the
+// literal itself, or a local variable one of whose definitions reaching the
+// call binds a literal. idx is called only for a variable: the index is
+// built on demand.
+func FuncLitOf(info *types.Info, idx func() *Index, fun ast.Expr) *ast.FuncLit {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.FuncLit:
+		return f
+	case *ast.Ident:
+		v, ok := info.Uses[f].(*types.Var)
+		if !ok {
+			return nil
+		}
+		for _, a := range idx().Reaching(v, f.Pos()) {
+			if lit, ok := ast.Unparen(a.RHS).(*ast.FuncLit); ok && a.Index < 0 {
+				return lit
+			}
+		}
+	}
+	return nil
+}
+
+// MayBeFuncValue reports whether a called function expression that
+// goast.CalledName reports as an identifier may be a func value (a
+// variable, or an identifier the type information does not resolve), not
+// a function, a builtin or a type.
+func MayBeFuncValue(info *types.Info, fun ast.Expr) bool {
+	switch info.Uses[rootIdent(fun)].(type) {
+	case *types.Func, *types.Builtin, *types.TypeName:
+		return false
+	}
+	return true
+}
+
+// rootIdent returns the identifier a called function expression that
+// calledName reports as one is (f in f(x) and f[T](x)).
+func rootIdent(fun ast.Expr) *ast.Ident {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.IndexExpr:
+		return rootIdent(f.X)
+	case *ast.IndexListExpr:
+		return rootIdent(f.X)
+	}
+	return nil
+}
