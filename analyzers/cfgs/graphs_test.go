@@ -99,10 +99,7 @@ func TestGraphsOnce(t *testing.T) {
 	f, info, _ := checked(t, graphSrc)
 	fds := funcDecls(f)
 	builds := map[*ast.BlockStmt]int{}
-	cfgs.BuildHook = func(b *ast.BlockStmt) { builds[b]++ }
-	t.Cleanup(func() { cfgs.BuildHook = nil })
-
-	g := cfgs.New(info, func(*types.Func) bool { return false })
+	g := cfgs.New(info, func(*types.Func) bool { return false }, cfgs.OnBuild(func(b *ast.BlockStmt) { builds[b]++ }))
 	stop, goes, panics := fds["callsStop"].Body, fds["callsGoes"].Body, fds["callsPanic"].Body
 	first := g.Of(stop)
 	if first == nil {
@@ -142,6 +139,6 @@ func TestGraphsOnce(t *testing.T) {
 		t.Error("a nil Graphs returned a graph")
 	}
 	if builds[nil] != 0 {
-		t.Error("BuildHook was called for a nil body")
+		t.Error("the build hook was called for a nil body")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/checks"
 	"github.com/retrylint/retrylint/analyzers/internal/ordering"
 )
 
@@ -53,7 +54,7 @@ var ackSpec = &ordering.Spec{
 // candidates is set, also reports what ordering.Candidates returns, each
 // message prefixed with "candidate ".
 func newCheck(name string, spec *ordering.Spec, candidates bool) *analysis.Analyzer {
-	return contract.NewCheck(contract.Analyzer, contract.CheckSpec{
+	return checks.New(contract.Analyzer, checks.Spec{
 		Name:      name,
 		DocSource: "// # Analyzer " + name + "\n//\n// " + name + ": ordering under test\n",
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
