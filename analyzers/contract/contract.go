@@ -15,8 +15,13 @@ import (
 	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 )
+
+// maxDepth bounds how far a value is traced back through assignments,
+// wraps and calls.
+const maxDepth = 24
 
 // Name is the contract analyzer's name; drivers prefix its flags with it.
 const Name = "retrycontract"
@@ -109,10 +114,8 @@ type Model struct {
 	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
 	mayHandle                                     bool // some function could be a handler registered elsewhere
 
-	producers map[*types.Func]bool
-	wraps     map[*types.Func][]int
-	litMemo   map[*ast.FuncLit]bool
-	frozen    bool // set when Run is done: the memo maps below are complete
+	prod   *producers.Result
+	frozen bool // set when Run is done: the memo maps below are complete
 
 	dlq              dlqState
 	effects          map[*types.Func][]helperEffect  // effects of the package's functions on their message parameters
@@ -150,16 +153,13 @@ func (m *Model) Files() []*ast.File { return m.files }
 
 func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m := &Model{
-		cfg:       cfg,
-		hooks:     h,
-		fset:      pass.Fset,
-		files:     pass.Files,
-		imported:  importFacts(pass),
-		pkg:       pass.Pkg,
-		info:      pass.TypesInfo,
-		producers: make(map[*types.Func]bool),
-		wraps:     make(map[*types.Func][]int),
-		litMemo:   make(map[*ast.FuncLit]bool),
+		cfg:      cfg,
+		hooks:    h,
+		fset:     pass.Fset,
+		files:    pass.Files,
+		imported: importFacts(pass),
+		pkg:      pass.Pkg,
+		info:     pass.TypesInfo,
 	}
 	if m.info == nil {
 		m.info = &types.Info{}
@@ -194,7 +194,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.vocab = newVocabulary(cfg, m.msgs.Names(), m.syn, importsCarrier(pass))
 	m.gate(decls)
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && m.isHandlerCandidate(d) })
-	m.inferProducers(decls)
+	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.mayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
 	if m.mayWriteDLQ {
 		m.inferDLQWriters(decls)
 	}
@@ -232,14 +232,14 @@ func (m *Model) exportFacts(pass *analysis.Pass) {
 	for _, fn := range sortedFuncs(m.noReturn) {
 		pass.ExportObjectFact(fn, new(cfgs.NoReturnFact))
 	}
-	for _, fn := range sortedFuncs(m.producers) {
+	for _, fn := range sortedFuncs(m.prod.Producers()) {
 		pass.ExportObjectFact(fn, new(ProducerFact))
 	}
-	for _, v := range m.retryableVars() { // empty unless mayRetry
+	for _, v := range m.prod.RetryableVars() { // empty unless mayRetry
 		pass.ExportObjectFact(v, new(RetryableVarFact))
 	}
-	for _, fn := range sortedKeys(m.wraps) {
-		params := append([]int(nil), m.wraps[fn]...)
+	for _, fn := range sortedKeys(m.prod.Wraps()) {
+		params := append([]int(nil), m.prod.Wraps()[fn]...)
 		sort.Ints(params)
 		pass.ExportObjectFact(fn, &WrapsFact{Params: params})
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
+	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
 // The write's outcome (CONTRACT.md version 2): a DLQ write's error tells
@@ -252,7 +253,7 @@ func (m *Model) holdsWriteError(e ast.Expr, depth int) bool {
 		fn := gotypes.StaticCallee(m.info, e)
 		switch {
 		case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
-			return slices.ContainsFunc(WrappedOperands(m.info, e), func(x ast.Expr) bool { return m.holdsWriteError(x, depth+1) })
+			return slices.ContainsFunc(printf.WrappedOperands(m.info, e), func(x ast.Expr) bool { return m.holdsWriteError(x, depth+1) })
 		case gotypes.IsPkgFunc(fn, "errors", "Join"):
 			return slices.ContainsFunc(e.Args, func(x ast.Expr) bool { return m.holdsWriteError(x, depth+1) })
 		}

@@ -85,7 +85,7 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 			return nil
 		}
 	} else if fn := gotypes.StaticCallee(m.info, call); fn != nil {
-		if _, isIface := recvIsInterface(fn); isIface {
+		if _, isIface := gotypes.RecvIsInterface(fn); isIface {
 			return nil
 		}
 		effects := m.effectsOf(fn)

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 )
 
 // importedFacts is what the facts of other packages say, read once while
@@ -13,9 +14,7 @@ import (
 // importing facts after Run returns, and the checks query the Model later,
 // in parallel.
 type importedFacts struct {
-	producers  map[*types.Func]bool
-	vars       map[*types.Var]bool // RetryableVarFact
-	wraps      map[*types.Func][]int
+	producers  producers.Imported
 	dlqWriters map[*types.Func]WriterKind
 	effects    map[*types.Func]*EffectsFact
 	// The names of the functions with a DLQWriterFact or an EffectsFact:
@@ -32,9 +31,11 @@ type importedFacts struct {
 // importFacts reads every fact of the packages pass depends on.
 func importFacts(pass *analysis.Pass) importedFacts {
 	imp := importedFacts{
-		producers:      make(map[*types.Func]bool),
-		vars:           make(map[*types.Var]bool),
-		wraps:          make(map[*types.Func][]int),
+		producers: producers.Imported{
+			Producers: make(map[*types.Func]bool),
+			Vars:      make(map[*types.Var]bool),
+			Wraps:     make(map[*types.Func][]int),
+		},
 		dlqWriters:     make(map[*types.Func]WriterKind),
 		effects:        make(map[*types.Func]*EffectsFact),
 		dlqWriterNames: make(map[string]bool),
@@ -52,13 +53,13 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		fn, _ := of.Object.(*types.Func)
 		switch f := of.Fact.(type) {
 		case *ProducerFact:
-			imp.producers[fn] = true
+			imp.producers.Producers[fn] = true
 		case *RetryableVarFact:
 			if v, ok := of.Object.(*types.Var); ok {
-				imp.vars[v] = true
+				imp.producers.Vars[v] = true
 			}
 		case *WrapsFact:
-			imp.wraps[fn] = f.Params
+			imp.producers.Wraps[fn] = f.Params
 		case *DLQWriterFact:
 			imp.dlqWriters[fn] = f.Kind
 			imp.dlqWriterNames[fn.Name()] = true

@@ -40,7 +40,6 @@ func (m *Model) MayTermSite(fn *types.Func) token.Pos { return m.mayTermSite(fn)
 // produces, writes and Terms), after which the Model is never written:
 // the checks that share it run in parallel.
 func (m *Model) freeze() {
-	clear(m.litMemo)
 	m.dlq.lits = nil
 	m.litEffects = nil
 	defer func() {
@@ -51,9 +50,6 @@ func (m *Model) freeze() {
 		return
 	}
 	for _, lit := range m.syn.Lits {
-		if m.mayRetry {
-			m.funcLitProduces(lit)
-		}
 		if m.mayWriteDLQ {
 			m.funcLitWritesDLQ(lit)
 		}
@@ -124,3 +120,13 @@ func (m *Model) IsMessage(t types.Type) bool { return m.msgs.IsMessage(t) }
 
 // AckCall describes a call of an acknowledgement method on a message.
 type AckCall = messages.AckCall
+
+// IsCarrier reports whether a value of static type t carries retry intent.
+func (m *Model) IsCarrier(t types.Type) bool { return m.prod.IsCarrier(t) }
+
+// IsCarrierPtr is IsCarrier for t or *t.
+func (m *Model) IsCarrierPtr(t types.Type) bool { return m.prod.IsCarrierPtr(t) }
+
+// MayBeRetryable reports whether the error expression e may hold a retry
+// carrier.
+func (m *Model) MayBeRetryable(e ast.Expr) bool { return m.prod.MayBeRetryable(e) }

@@ -364,7 +364,7 @@ func (m *Model) passesRetryable(call *ast.CallExpr) bool {
 			if !ok {
 				return true
 			}
-			if v, ok := m.info.Uses[id].(*types.Var); ok && m.MayBeRetryable(id) && gotypes.IsErrorish(v.Type()) {
+			if v, ok := m.info.Uses[id].(*types.Var); ok && m.prod.MayBeRetryable(id) && gotypes.IsErrorish(v.Type()) {
 				found = true
 			}
 			return true
@@ -424,7 +424,7 @@ func (p *pathAnalysis) facts(s *flowState) PathFacts {
 				if f.pOrigin != nil {
 					out.Transient.Origin = f.pOrigin
 				}
-				if k != nil && p.m.IsCarrier(k.Type()) {
+				if k != nil && p.m.prod.IsCarrier(k.Type()) {
 					out.Transient.Carrier = k // a non-nil carrier: its delay is at hand
 				}
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
+	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
 // Transfer functions of the transient-path analysis: what assignments
@@ -159,7 +160,7 @@ func (p *pathAnalysis) errValue(st *flowState, rhs ast.Expr) errFacts {
 		always := false
 		switch {
 		case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
-			wrapped, always = WrappedOperands(info, e), true
+			wrapped, always = printf.WrappedOperands(info, e), true
 		case gotypes.IsPkgFunc(fn, "errors", "Join"):
 			wrapped = e.Args
 		}
@@ -199,73 +200,13 @@ func (p *pathAnalysis) mayBeRetryable(e ast.Expr) (*ast.CallExpr, bool) {
 	if ok, done := p.isRetrying[e]; done {
 		return p.retryable[e], ok
 	}
-	ok := p.m.MayBeRetryable(e)
+	ok := p.m.prod.MayBeRetryable(e)
 	var call *ast.CallExpr
 	if ok {
-		call = p.m.producerCallOf(e, 0)
+		call = p.m.prod.ProducerCallOf(e, 0)
 	}
 	p.isRetrying[e], p.retryable[e] = ok, call
 	return call, ok
-}
-
-// producerCallOf returns the retryable producer call the value of e comes
-// from, when there is one and only one.
-func (m *Model) producerCallOf(e ast.Expr, depth int) *ast.CallExpr {
-	if depth > maxDepth {
-		return nil
-	}
-	switch e := ast.Unparen(e).(type) {
-	case *ast.CallExpr:
-		if m.IsProducerCall(e) {
-			return e
-		}
-		fn := gotypes.StaticCallee(m.info, e)
-		var inner []ast.Expr
-		switch {
-		case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
-			inner = WrappedOperands(m.info, e)
-		case gotypes.IsPkgFunc(fn, "errors", "Join"):
-			inner = e.Args
-		}
-		var found *ast.CallExpr
-		for _, x := range inner {
-			if c := m.producerCallOf(x, depth+1); c != nil {
-				if found != nil {
-					return nil
-				}
-				found = c
-			}
-		}
-		return found
-	case *ast.Ident:
-		v, ok := m.info.Uses[e].(*types.Var)
-		if !ok {
-			return nil
-		}
-		var found *ast.CallExpr
-		for _, a := range m.defs().Reaching(v, e.Pos()) {
-			call, ok := ast.Unparen(a.RHS).(*ast.CallExpr)
-			if !ok {
-				continue
-			}
-			var c *ast.CallExpr
-			if a.Index >= 0 {
-				if m.IsProducerCall(call) {
-					c = call
-				}
-			} else {
-				c = m.producerCallOf(call, depth+1)
-			}
-			if c != nil {
-				if found != nil && found != c {
-					return nil
-				}
-				found = c
-			}
-		}
-		return found
-	}
-	return nil
 }
 
 // errVar returns the error variable e names, or nil for any other error

@@ -52,9 +52,9 @@ func (p *pathAnalysis) assertTest(x ast.Expr, typ types.Type, bound *types.Var, 
 		return nil
 	}
 	t := &errTest{err: p.errVar(x), origin: origin}
-	if p.m.IsCarrier(typ) {
+	if p.m.prod.IsCarrier(typ) {
 		t.ifTrue, t.ifFalse = effTransient, effFailed
-		if bound != nil && p.m.IsCarrier(bound.Type()) {
+		if bound != nil && p.m.prod.IsCarrier(bound.Type()) {
 			t.carrier = bound
 		}
 	} else {
@@ -111,7 +111,7 @@ func (p *pathAnalysis) callTest(call *ast.CallExpr) *errTest {
 	case gotypes.IsPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		t := &errTest{err: p.errVar(call.Args[0]), origin: call}
 		ptr, _ := info.TypeOf(call.Args[1]).(*types.Pointer)
-		if ptr != nil && p.m.IsCarrier(ptr.Elem()) {
+		if ptr != nil && p.m.prod.IsCarrier(ptr.Elem()) {
 			t.ifTrue, t.ifFalse, t.exact = effTransient, effFailed, true
 			if u, ok := ast.Unparen(call.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
 				t.carrier = p.varOf(u.X)

@@ -295,7 +295,7 @@ func (p *pathAnalysis) delayOf(e ast.Expr) *types.Var {
 		if !ok || len(e.Args) != 0 || sel.Sel.Name != p.m.cfg.CarrierMethod || !gotypes.IsDuration(p.m.info.TypeOf(e)) {
 			return nil
 		}
-		if v := p.varOf(sel.X); v != nil && p.m.IsCarrier(v.Type()) {
+		if v := p.varOf(sel.X); v != nil && p.m.prod.IsCarrier(v.Type()) {
 			return v
 		}
 	}

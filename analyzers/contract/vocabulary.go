@@ -174,7 +174,7 @@ func declaresMethod(t types.Type, method string) bool {
 // program with no producer at all, is not seen.)
 func (m *Model) gate(decls []*ast.FuncDecl) {
 	v := m.vocab
-	m.mayRetry = v.carrierMethod || len(m.imported.producers) > 0 || len(m.imported.vars) > 0 || len(m.imported.classifiers) > 0
+	m.mayRetry = v.carrierMethod || len(m.imported.producers.Producers) > 0 || len(m.imported.producers.Vars) > 0 || len(m.imported.classifiers) > 0
 	m.mayRetry = m.mayRetry || v.importedCarrier
 	m.maySettle = v.ackNames || len(m.imported.effects) > 0
 	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlqWriters) > 0 || len(m.cfg.DLQFuncs) > 0 ||

@@ -281,7 +281,7 @@ func (c *checker) errorfFlattenings(call *ast.CallExpr) []flattening {
 		return out
 	}
 	verbs := printf.ParseVerbs(format)
-	wrapped := contract.WrappedOperands(info, call)
+	wrapped := printf.WrappedOperands(info, call)
 	for i, arg := range call.Args[1:] {
 		if slices.ContainsFunc(wrapped, func(w ast.Expr) bool { return sameValue(info, w, arg) }) {
 			continue // fmt.Errorf("%w (%v)", err, err): the error is kept

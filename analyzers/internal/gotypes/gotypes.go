@@ -155,3 +155,14 @@ func HasUnwrap(t types.Type, pkg *types.Package) bool {
 	}
 	return false
 }
+
+// RecvIsInterface returns a method's receiver and whether it is an
+// interface's (a call of it is dynamic dispatch).
+func RecvIsInterface(fn *types.Func) (*types.Var, bool) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil, false
+	}
+	_, isIface := sig.Recv().Type().Underlying().(*types.Interface)
+	return sig.Recv(), isIface
+}

@@ -107,3 +107,22 @@ func ConstString(info *types.Info, e ast.Expr) (string, bool) {
 	}
 	return constant.StringVal(tv.Value), true
 }
+
+// WrappedOperands returns the operands of fmt.Errorf that a %w verb wraps.
+// A format that is not constant wraps nothing we can see.
+func WrappedOperands(info *types.Info, call *ast.CallExpr) []ast.Expr {
+	if len(call.Args) < 2 {
+		return nil
+	}
+	format, ok := ConstString(info, call.Args[0])
+	if !ok {
+		return nil
+	}
+	var out []ast.Expr
+	for _, v := range ParseVerbs(format) {
+		if v.Verb == 'w' && v.Arg >= 0 && v.Arg+1 < len(call.Args) {
+			out = append(out, call.Args[v.Arg+1])
+		}
+	}
+	return out
+}

@@ -1,4 +1,10 @@
-package contract
+// Package producers is the contract model's retryable producers: which
+// functions of a package (and, through facts, of its dependencies) may
+// return a retry carrier as an error, which return an error parameter
+// wrapped, which package-level error values hold a carrier, and whether an
+// error expression may hold one. It reads the syntax and defs stages, the
+// facts of the dependencies and the type information.
+package producers
 
 import (
 	"go/ast"
@@ -11,6 +17,48 @@ import (
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
+// Imported is what the facts of the dependencies say about producers.
+type Imported struct {
+	Producers map[*types.Func]bool  // ProducerFact
+	Vars      map[*types.Var]bool   // RetryableVarFact
+	Wraps     map[*types.Func][]int // WrapsFact
+}
+
+// Result is the package's producers. It is complete when Build returns
+// and read-only afterwards.
+type Result struct {
+	info          *types.Info
+	pkg           *types.Package
+	carrierMethod string
+	mayRetry      bool
+	imported      Imported
+	defs          func() *defs.Index
+	returnsOf     func(body *ast.BlockStmt) []*ast.ReturnStmt
+	producers     map[*types.Func]bool
+	wraps         map[*types.Func][]int
+	litMemo       map[*ast.FuncLit]bool
+	frozen        bool // set when Build returns: litMemo holds every literal of the package
+}
+
+// Build infers the package's producers and wrapping helpers (when
+// mayRetry: no error can hold a carrier otherwise), then what each
+// function literal of lits produces.
+func Build(info *types.Info, pkg *types.Package, carrierMethod string, mayRetry bool, imported Imported,
+	defsOf func() *defs.Index, returnsOf func(*ast.BlockStmt) []*ast.ReturnStmt,
+	decls []*ast.FuncDecl, lits []*ast.FuncLit) *Result {
+	m := &Result{info: info, pkg: pkg, carrierMethod: carrierMethod, mayRetry: mayRetry, imported: imported,
+		defs: defsOf, returnsOf: returnsOf,
+		producers: make(map[*types.Func]bool), wraps: make(map[*types.Func][]int), litMemo: make(map[*ast.FuncLit]bool)}
+	m.inferProducers(decls)
+	if mayRetry {
+		for _, lit := range lits {
+			m.FuncLitProduces(lit)
+		}
+	}
+	m.frozen = true
+	return m
+}
+
 // maxDepth bounds how far an error value is traced back through
 // assignments, wraps and calls.
 const maxDepth = 24
@@ -19,7 +67,7 @@ const maxDepth = 24
 // one package. assume, when set, is a parameter whose value counts as
 // retryable: it is how wrapping helpers (WrapsFact) are inferred.
 type tracer struct {
-	m       *Model
+	m       *Result
 	assume  *types.Var
 	visited map[*defs.Assignment]bool
 	depth   int
@@ -30,7 +78,7 @@ type tracer struct {
 // producer through assignments, %w, errors.Join, Unwrap-able wrappers and
 // wrapping helpers. Errors from interface methods, func values of unknown
 // origin and parameters are unknown, and unknown is not retryable.
-func (m *Model) MayBeRetryable(e ast.Expr) bool {
+func (m *Result) MayBeRetryable(e ast.Expr) bool {
 	if m.info == nil || e == nil || !m.mayRetry {
 		return false
 	}
@@ -41,7 +89,7 @@ func (m *Model) MayBeRetryable(e ast.Expr) bool {
 // IsProducerCall reports whether call invokes a retryable producer (a
 // function, method, method value or closure known to return retry
 // carriers).
-func (m *Model) IsProducerCall(call *ast.CallExpr) bool {
+func (m *Result) IsProducerCall(call *ast.CallExpr) bool {
 	if !m.mayRetry {
 		return false
 	}
@@ -50,7 +98,7 @@ func (m *Model) IsProducerCall(call *ast.CallExpr) bool {
 }
 
 // IsProducer reports whether fn (any package) is a retryable producer.
-func (m *Model) IsProducer(fn *types.Func) bool {
+func (m *Result) IsProducer(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
@@ -58,16 +106,16 @@ func (m *Model) IsProducer(fn *types.Func) bool {
 	if fn.Pkg() == m.pkg {
 		return m.producers[fn]
 	}
-	return m.imported.producers[fn]
+	return m.imported.Producers[fn]
 }
 
 // wrappedParams returns the error parameters fn returns wrapped.
-func (m *Model) wrappedParams(fn *types.Func) []int {
+func (m *Result) wrappedParams(fn *types.Func) []int {
 	fn = fn.Origin()
 	if fn.Pkg() == m.pkg {
 		return m.wraps[fn]
 	}
-	return m.imported.wraps[fn]
+	return m.imported.Wraps[fn]
 }
 
 func (t *tracer) expr(e ast.Expr) bool {
@@ -105,7 +153,7 @@ func (t *tracer) expr(e ast.Expr) bool {
 	case *ast.SelectorExpr:
 		// pkg.ErrThrottled: a package-level variable of another package.
 		if v, ok := info.Uses[e.Sel].(*types.Var); ok && !v.IsField() && v.Pkg() != nil && v.Pkg() != t.m.pkg {
-			return t.m.imported.vars[v]
+			return t.m.imported.Vars[v]
 		}
 	}
 	return false
@@ -151,7 +199,7 @@ func (t *tracer) call(call *ast.CallExpr, index int) bool {
 	fn := gotypes.StaticCallee(info, call)
 	switch {
 	case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
-		return slices.ContainsFunc(WrappedOperands(info, call), t.expr)
+		return slices.ContainsFunc(printf.WrappedOperands(info, call), t.expr)
 	case gotypes.IsPkgFunc(fn, "errors", "Join"):
 		return slices.ContainsFunc(call.Args, t.expr)
 	}
@@ -178,7 +226,7 @@ func (t *tracer) resultIsError(call *ast.CallExpr, index int) bool {
 // of one, or a function literal that is one.
 func (t *tracer) producerCall(call *ast.CallExpr) bool {
 	if fn := gotypes.StaticCallee(t.m.info, call); fn != nil {
-		if _, isIface := recvIsInterface(fn); isIface {
+		if _, isIface := gotypes.RecvIsInterface(fn); isIface {
 			return false // dynamic dispatch: origin unknown
 		}
 		return t.m.IsProducer(fn)
@@ -196,7 +244,7 @@ func (t *tracer) funcValue(e ast.Expr) bool {
 	info := t.m.info
 	switch e := ast.Unparen(e).(type) {
 	case *ast.FuncLit:
-		return t.m.funcLitProduces(e)
+		return t.m.FuncLitProduces(e)
 	case *ast.Ident:
 		switch obj := info.Uses[e].(type) {
 		case *types.Func:
@@ -216,7 +264,7 @@ func (t *tracer) funcValue(e ast.Expr) bool {
 	case *ast.SelectorExpr:
 		if sel := info.Selections[e]; sel != nil {
 			if fn, ok := sel.Obj().(*types.Func); ok && (sel.Kind() == types.MethodVal || sel.Kind() == types.MethodExpr) {
-				if _, isIface := recvIsInterface(fn); !isIface {
+				if _, isIface := gotypes.RecvIsInterface(fn); !isIface {
 					return t.m.IsProducer(fn)
 				}
 			}
@@ -227,15 +275,6 @@ func (t *tracer) funcValue(e ast.Expr) bool {
 		}
 	}
 	return false
-}
-
-func recvIsInterface(fn *types.Func) (*types.Var, bool) {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return nil, false
-	}
-	_, isIface := sig.Recv().Type().Underlying().(*types.Interface)
-	return sig.Recv(), isIface
 }
 
 // composite reports whether a composite literal of an error type keeps a
@@ -254,25 +293,6 @@ func (t *tracer) composite(lit *ast.CompositeLit, addr bool) bool {
 		}
 	}
 	return false
-}
-
-// WrappedOperands returns the operands of fmt.Errorf that a %w verb wraps.
-// A format that is not constant wraps nothing we can see.
-func WrappedOperands(info *types.Info, call *ast.CallExpr) []ast.Expr {
-	if len(call.Args) < 2 {
-		return nil
-	}
-	format, ok := printf.ConstString(info, call.Args[0])
-	if !ok {
-		return nil
-	}
-	var out []ast.Expr
-	for _, v := range printf.ParseVerbs(format) {
-		if v.Verb == 'w' && v.Arg >= 0 && v.Arg+1 < len(call.Args) {
-			out = append(out, call.Args[v.Arg+1])
-		}
-	}
-	return out
 }
 
 // returnsRetryable reports whether some return statement of body (not of
@@ -318,9 +338,9 @@ func (t *tracer) returnRetryable(n *ast.ReturnStmt, results *types.Tuple) bool {
 	return found
 }
 
-// funcLitProduces reports whether a function literal returns a retryable
+// FuncLitProduces reports whether a function literal returns a retryable
 // error on some path.
-func (m *Model) funcLitProduces(lit *ast.FuncLit) bool {
+func (m *Result) FuncLitProduces(lit *ast.FuncLit) bool {
 	if v, ok := m.litMemo[lit]; ok || m.frozen {
 		return v // frozen: freeze filled the memo for every literal
 	}
@@ -347,9 +367,9 @@ func mayHoldError(results *types.Tuple) bool {
 	return false
 }
 
-// retryableVars returns the package-level error variables whose
+// RetryableVars returns the package-level error variables whose
 // package-level initialization may hold a retry carrier.
-func (m *Model) retryableVars() []*types.Var {
+func (m *Result) RetryableVars() []*types.Var {
 	var out []*types.Var
 	if !m.mayRetry {
 		return nil
@@ -368,9 +388,16 @@ func (m *Model) retryableVars() []*types.Var {
 	return out
 }
 
+// Producers returns the package's producers.
+func (m *Result) Producers() map[*types.Func]bool { return m.producers }
+
+// Wraps returns the error parameters each function of the package returns
+// wrapped.
+func (m *Result) Wraps() map[*types.Func][]int { return m.wraps }
+
 // inferProducers computes, to a fixpoint, which functions of the package
 // are retryable producers and which wrap an error parameter.
-func (m *Model) inferProducers(decls []*ast.FuncDecl) {
+func (m *Result) inferProducers(decls []*ast.FuncDecl) {
 	// Only a function with a result that can hold an error can return a
 	// retryable one.
 	decls = slices.DeleteFunc(slices.Clone(decls), func(d *ast.FuncDecl) bool {
@@ -404,4 +431,64 @@ func (m *Model) inferProducers(decls []*ast.FuncDecl) {
 		}
 	}
 	clear(m.litMemo)
+}
+
+// ProducerCallOf returns the retryable producer call the value of e comes
+// from, when there is one and only one.
+func (m *Result) ProducerCallOf(e ast.Expr, depth int) *ast.CallExpr {
+	if depth > maxDepth {
+		return nil
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		if m.IsProducerCall(e) {
+			return e
+		}
+		fn := gotypes.StaticCallee(m.info, e)
+		var inner []ast.Expr
+		switch {
+		case gotypes.IsPkgFunc(fn, "fmt", "Errorf"):
+			inner = printf.WrappedOperands(m.info, e)
+		case gotypes.IsPkgFunc(fn, "errors", "Join"):
+			inner = e.Args
+		}
+		var found *ast.CallExpr
+		for _, x := range inner {
+			if c := m.ProducerCallOf(x, depth+1); c != nil {
+				if found != nil {
+					return nil
+				}
+				found = c
+			}
+		}
+		return found
+	case *ast.Ident:
+		v, ok := m.info.Uses[e].(*types.Var)
+		if !ok {
+			return nil
+		}
+		var found *ast.CallExpr
+		for _, a := range m.defs().Reaching(v, e.Pos()) {
+			call, ok := ast.Unparen(a.RHS).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			var c *ast.CallExpr
+			if a.Index >= 0 {
+				if m.IsProducerCall(call) {
+					c = call
+				}
+			} else {
+				c = m.ProducerCallOf(call, depth+1)
+			}
+			if c != nil {
+				if found != nil && found != c {
+					return nil
+				}
+				found = c
+			}
+		}
+		return found
+	}
+	return nil
 }

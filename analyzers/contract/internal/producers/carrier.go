@@ -1,4 +1,4 @@
-package contract
+package producers
 
 import (
 	"go/types"
@@ -10,15 +10,15 @@ import (
 // its method set (or, for a type parameter, its constraint's) has
 // CarrierMethod() time.Duration. An interface that declares the method is a
 // carrier too: every value it holds keeps the intent.
-func (m *Model) IsCarrier(t types.Type) bool {
-	fn := gotypes.MethodOf(t, m.pkg, m.cfg.CarrierMethod)
+func (m *Result) IsCarrier(t types.Type) bool {
+	fn := gotypes.MethodOf(t, m.pkg, m.carrierMethod)
 	return fn != nil && isCarrierMethod(fn)
 }
 
 // IsCarrierPtr is IsCarrier for t or *t: the carrier test for a type named
 // in a composite literal or errors.As target.
-func (m *Model) IsCarrierPtr(t types.Type) bool {
-	fn := gotypes.PointerMethodOf(t, m.pkg, m.cfg.CarrierMethod)
+func (m *Result) IsCarrierPtr(t types.Type) bool {
+	fn := gotypes.PointerMethodOf(t, m.pkg, m.carrierMethod)
 	return fn != nil && isCarrierMethod(fn)
 }
 
