@@ -292,3 +292,26 @@ func (l *FuncList) Set(s string) error {
 	*l = out
 	return nil
 }
+
+// NamesDLQFunc reports whether fn is named in DLQFuncs.
+func (c *Config) NamesDLQFunc(fn *types.Func) bool {
+	if len(c.DLQFuncs) == 0 || fn.Pkg() == nil {
+		return false
+	}
+	recv := ""
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			recv = n.Obj().Name()
+		}
+	}
+	for _, f := range c.DLQFuncs {
+		if f.PkgPath == fn.Pkg().Path() && f.Name == fn.Name() && f.Recv == recv {
+			return true
+		}
+	}
+	return false
+}

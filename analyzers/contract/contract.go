@@ -14,14 +14,11 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 )
-
-// maxDepth bounds how far a value is traced back through assignments,
-// wraps and calls.
-const maxDepth = 24
 
 // Name is the contract analyzer's name; drivers prefix its flags with it.
 const Name = "retrycontract"
@@ -117,7 +114,7 @@ type Model struct {
 	prod   *producers.Result
 	frozen bool // set when Run is done: the memo maps below are complete
 
-	dlq              dlqState
+	dlq              *dlq.Result
 	effects          map[*types.Func][]helperEffect  // effects of the package's functions on their message parameters
 	effectNames      map[string]bool                 // the names of the functions in effects
 	msgs             *messages.Table                 // messages, ack calls, publish calls, derivations
@@ -195,9 +192,13 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.gate(decls)
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && m.isHandlerCandidate(d) })
 	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.mayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
-	if m.mayWriteDLQ {
-		m.inferDLQWriters(decls)
-	}
+	m.dlq = dlq.Build(dlq.Inputs{
+		Info: m.info, Pkg: m.pkg,
+		Config: dlq.Config{DLQName: cfg.DLQName, DLQSubject: cfg.DLQSubject,
+			Configured: cfg.NamesDLQFunc, AnyConfigured: len(cfg.DLQFuncs) > 0},
+		Names: m.vocab.dlqNames, MayWrite: m.mayWriteDLQ, Imported: m.imported.dlq,
+		Msgs: m.msgs, Defs: m.defs, CallsOf: m.callsOf, Decls: decls, Lits: m.syn.Lits,
+	})
 	if m.maySettle || slices.ContainsFunc(decls, hasHandlerDirective) {
 		m.inferEffects(decls)
 		if err := m.inferHandlerParams(decls); err != nil {
@@ -283,3 +284,9 @@ func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) { pass.Report
 // DLQFuncs returns the functions the configuration names as DLQ writers
 // (dlq-funcs).
 func (m *Model) DLQFuncs() []FuncName { return m.cfg.DLQFuncs }
+
+func (m *Model) exportDLQFacts(pass *analysis.Pass) {
+	for _, fn := range sortedFuncs(m.dlq.Writers()) {
+		pass.ExportObjectFact(fn, &DLQWriterFact{Kind: m.dlq.Kind(fn)})
+	}
+}

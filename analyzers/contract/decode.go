@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
@@ -44,7 +45,7 @@ func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) {
 	if name == "" || !m.cfg.Decode.MatchString(name) {
 		return Decode{}, false
 	}
-	_, errIndex := m.callResults(call)
+	_, errIndex := m.dlq.CallResults(call)
 	if errIndex < 0 {
 		return Decode{}, false
 	}
@@ -65,7 +66,7 @@ func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) {
 // from by slicing, conversion or wrapping in a reader or decoder; the
 // decoded value, headers and subjects are not the payload.
 func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Var {
-	if e == nil || depth > maxDepth {
+	if e == nil || depth > defs.MaxDepth {
 		return out
 	}
 	switch e := ast.Unparen(e).(type) {
@@ -124,7 +125,7 @@ func (m *Model) WritesDLQ() bool {
 			case *ast.FuncDecl:
 				return !m.testFuncs[n] && !found
 			case *ast.CallExpr:
-				if !found && m.isDLQWrite(n) {
+				if !found && m.dlq.IsDLQWrite(n) {
 					found = true
 				}
 			}

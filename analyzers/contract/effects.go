@@ -96,7 +96,7 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 		for _, e := range effects {
 			if e.param < len(call.Args) {
 				s := settlement{msg: call.Args[e.param], settlement: e.settlement, name: goast.CalleeText(call.Fun),
-					helper: true, inner: e.site, writes: m.isDLQWriter(fn), cond: e.cond}
+					helper: true, inner: e.site, writes: m.dlq.IsDLQWriter(fn), cond: e.cond}
 				if errParam >= 0 && errParam < len(call.Args) {
 					s.errArg = call.Args[errParam]
 				}
@@ -107,7 +107,7 @@ func (m *Model) settlements(call *ast.CallExpr) []settlement {
 	}
 	if lit := m.funcLitOf(call.Fun); lit != nil {
 		le := m.funcLitEffects(lit)
-		writes := m.funcLitWritesDLQ(lit)
+		writes := m.dlq.FuncLitWritesDLQ(lit)
 		for _, e := range le.params {
 			if e.param < len(call.Args) {
 				out = append(out, settlement{msg: call.Args[e.param], settlement: e.settlement, name: goast.CalleeText(call.Fun),
@@ -353,7 +353,7 @@ const (
 // action, a flag) is not "always".
 func unconditional(body *ast.BlockStmt, call *ast.CallExpr) bool {
 	found := false
-	onEveryPath(body, func(n ast.Node) bool {
+	goast.OnEveryPath(body, func(n ast.Node) bool {
 		found = n.Pos() <= call.Pos() && call.End() <= n.End()
 		return !found
 	})
@@ -386,7 +386,7 @@ func (m *Model) inferEffectConds(decls []*ast.FuncDecl) {
 		}
 		var errVar *types.Var
 		if i := firstErrorParam(fn); i >= 0 {
-			errVar = sig(fn).Params().At(i)
+			errVar = fn.Signature().Params().At(i)
 		}
 		paths := m.paths[d.Body]
 		for i, e := range effects {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -45,35 +46,19 @@ func (f *WrapsFact) String() string {
 // says what its error tells of the write (CONTRACT.md, "The write's
 // outcome").
 type DLQWriterFact struct {
-	Kind WriterKind
+	Kind dlq.WriterKind
 }
 
 func (*DLQWriterFact) AFact() {}
 func (f *DLQWriterFact) String() string {
 	switch f.Kind {
-	case OrderingWriter:
+	case dlq.OrderingWriter:
 		return "writes DLQ (its error is not the write's)"
-	case SwallowingWriter:
+	case dlq.SwallowingWriter:
 		return "writes DLQ (always, and drops its error)"
 	}
 	return "writes DLQ"
 }
-
-// WriterKind says what a DLQ writer's error tells of its DLQ write.
-type WriterKind int
-
-const (
-	// CheckedWriter: its error may hold the write's own error, so the
-	// caller can check the write (the zero value).
-	CheckedWriter WriterKind = iota
-	// OrderingWriter: it writes on some path, but its error is about other
-	// work: a Term before it is too early, a Term on its failure branch is
-	// not the write's failure.
-	OrderingWriter
-	// SwallowingWriter: it writes on every path that returns normally and
-	// drops the write's error: a call to it is an unchecked DLQ write.
-	SwallowingWriter
-)
 
 // EffectsFact marks a function that settles messages it receives as
 // parameters (CONTRACT.md, "Effects of a helper"), in (parameter,

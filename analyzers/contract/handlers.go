@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
@@ -613,7 +614,7 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 // calling its handler parameter and returning its result), the handler
 // the middleware wraps.
 func (m *Model) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack token.Pos, payload []int, depth int) {
-	if depth > maxDepth {
+	if depth > defs.MaxDepth {
 		return
 	}
 	if call, ok := ast.Unparen(arg).(*ast.CallExpr); ok {

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 )
 
@@ -14,18 +15,17 @@ import (
 // importing facts after Run returns, and the checks query the Model later,
 // in parallel.
 type importedFacts struct {
-	producers  producers.Imported
-	dlqWriters map[*types.Func]WriterKind
-	effects    map[*types.Func]*EffectsFact
+	producers producers.Imported
+	dlq       dlq.Imported
+	effects   map[*types.Func]*EffectsFact
 	// The names of the functions with a DLQWriterFact or an EffectsFact:
 	// the model tests a call's name against them before its callee.
-	dlqWriterNames map[string]bool
-	effectNames    map[string]bool
-	classifiers    map[*types.Func]ClassifierKind
-	noReturn       map[*types.Func]bool
-	handlers       map[*types.Func]*HandlerFact
-	middleware     map[*types.Func]*MiddlewareFact
-	candidates     map[*types.Func]*HandlerCandidateFact
+	effectNames map[string]bool
+	classifiers map[*types.Func]ClassifierKind
+	noReturn    map[*types.Func]bool
+	handlers    map[*types.Func]*HandlerFact
+	middleware  map[*types.Func]*MiddlewareFact
+	candidates  map[*types.Func]*HandlerCandidateFact
 }
 
 // importFacts reads every fact of the packages pass depends on.
@@ -36,15 +36,14 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			Vars:      make(map[*types.Var]bool),
 			Wraps:     make(map[*types.Func][]int),
 		},
-		dlqWriters:     make(map[*types.Func]WriterKind),
-		effects:        make(map[*types.Func]*EffectsFact),
-		dlqWriterNames: make(map[string]bool),
-		effectNames:    make(map[string]bool),
-		classifiers:    make(map[*types.Func]ClassifierKind),
-		noReturn:       make(map[*types.Func]bool),
-		handlers:       make(map[*types.Func]*HandlerFact),
-		middleware:     make(map[*types.Func]*MiddlewareFact),
-		candidates:     make(map[*types.Func]*HandlerCandidateFact),
+		dlq:         dlq.Imported{Writers: make(map[*types.Func]dlq.WriterKind), WriterNames: make(map[string]bool)},
+		effects:     make(map[*types.Func]*EffectsFact),
+		effectNames: make(map[string]bool),
+		classifiers: make(map[*types.Func]ClassifierKind),
+		noReturn:    make(map[*types.Func]bool),
+		handlers:    make(map[*types.Func]*HandlerFact),
+		middleware:  make(map[*types.Func]*MiddlewareFact),
+		candidates:  make(map[*types.Func]*HandlerCandidateFact),
 	}
 	for _, of := range pass.AllObjectFacts() {
 		if of.Object.Pkg() == pass.Pkg {
@@ -61,8 +60,8 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		case *WrapsFact:
 			imp.producers.Wraps[fn] = f.Params
 		case *DLQWriterFact:
-			imp.dlqWriters[fn] = f.Kind
-			imp.dlqWriterNames[fn.Name()] = true
+			imp.dlq.Writers[fn] = f.Kind
+			imp.dlq.WriterNames[fn.Name()] = true
 		case *EffectsFact:
 			imp.effects[fn] = f
 			imp.effectNames[fn.Name()] = true

@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
@@ -16,13 +17,13 @@ import (
 // freeze returns.
 
 // AsDLQWrite recognizes a DLQ write (see CONTRACT.md) and describes it.
-func (m *Model) AsDLQWrite(call *ast.CallExpr) (DLQWrite, bool) { return m.asDLQWrite(call) }
+func (m *Model) AsDLQWrite(call *ast.CallExpr) (DLQWrite, bool) { return m.dlq.AsDLQWrite(call) }
 
 // IsDLQWriter reports whether fn (any package) makes a DLQ write on some path.
-func (m *Model) IsDLQWriter(fn *types.Func) bool { return m.isDLQWriter(fn) }
+func (m *Model) IsDLQWriter(fn *types.Func) bool { return m.dlq.IsDLQWriter(fn) }
 
 // IsDLQWrite reports whether call is a DLQ write.
-func (m *Model) IsDLQWrite(call *ast.CallExpr) bool { return m.isDLQWrite(call) }
+func (m *Model) IsDLQWrite(call *ast.CallExpr) bool { return m.dlq.IsDLQWrite(call) }
 
 // AsTerm recognizes a Term: Term, TermWithReason, a call to a may-Term helper, or a Term-ing closure.
 func (m *Model) AsTerm(call *ast.CallExpr) (SettleCall, bool) { return m.asTerm(call) }
@@ -40,7 +41,6 @@ func (m *Model) MayTermSite(fn *types.Func) token.Pos { return m.mayTermSite(fn)
 // produces, writes and Terms), after which the Model is never written:
 // the checks that share it run in parallel.
 func (m *Model) freeze() {
-	m.dlq.lits = nil
 	m.litEffects = nil
 	defer func() {
 		m.frozen = true
@@ -50,9 +50,6 @@ func (m *Model) freeze() {
 		return
 	}
 	for _, lit := range m.syn.Lits {
-		if m.mayWriteDLQ {
-			m.funcLitWritesDLQ(lit)
-		}
 		if m.maySettle {
 			m.funcLitEffects(lit)
 		}
@@ -130,3 +127,46 @@ func (m *Model) IsCarrierPtr(t types.Type) bool { return m.prod.IsCarrierPtr(t) 
 // MayBeRetryable reports whether the error expression e may hold a retry
 // carrier.
 func (m *Model) MayBeRetryable(e ast.Expr) bool { return m.prod.MayBeRetryable(e) }
+
+// callsOf returns the calls of body in InspectCalls order. While the model
+// runs (its fixpoints ask for the same bodies round after round) they come
+// from the syntax index, grouped by body once; afterwards from a walk.
+func (m *Model) callsOf(body *ast.BlockStmt) []*ast.CallExpr {
+	if m.frozen {
+		var calls []*ast.CallExpr
+		goast.InspectCalls(body, func(call *ast.CallExpr) bool {
+			calls = append(calls, call)
+			return true
+		})
+		return calls
+	}
+	if calls, ok := m.calls[body]; ok {
+		return calls
+	}
+	if m.calls == nil {
+		m.calls = m.syn.CallsByBody()
+		if calls, ok := m.calls[body]; ok {
+			return calls
+		}
+	}
+	m.calls[body] = nil // a body of no call (or not the package's)
+	return nil
+}
+
+// DLQWrite describes a call that writes a dead-letter queue.
+type DLQWrite = dlq.DLQWrite
+
+// WriterKind says what a DLQ writer's error tells of its DLQ write.
+type WriterKind = dlq.WriterKind
+
+// The kinds of DLQ writer (dlq.WriterKind).
+const (
+	CheckedWriter    = dlq.CheckedWriter
+	OrderingWriter   = dlq.OrderingWriter
+	SwallowingWriter = dlq.SwallowingWriter
+)
+
+// DLQDirective, in the doc comment of a function, declares that the
+// function writes a dead-letter queue although nothing in its name or body
+// says so.
+const DLQDirective = dlq.DLQDirective

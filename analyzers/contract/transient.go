@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
@@ -489,7 +490,7 @@ func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {
 			}
 		}
 	}
-	for round := 0; round < maxDepth; round++ {
+	for round := 0; round < defs.MaxDepth; round++ {
 		changed := false
 		for _, c := range cands {
 			if m.transient.classifiers[c.fn] == 0 && m.classifies(c.decl.Body, c.kind, c.param) {

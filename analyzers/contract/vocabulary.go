@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"golang.org/x/tools/go/analysis"
@@ -130,19 +131,6 @@ func dlqConstant(cfg *Config, pkg *types.Package, syn *syntax.Index) bool {
 	return false
 }
 
-// isDLQName reports whether name matches the DLQ name pattern.
-func (m *Model) isDLQName(name string) bool {
-	if m.vocab != nil {
-		if m.vocab.dlqNames[name] {
-			return true
-		}
-		if len(m.vocab.dlqNames) == 0 {
-			return false
-		}
-	}
-	return m.cfg.DLQName.MatchString(name)
-}
-
 // declaresMethod reports whether a named type declares a method of that
 // name (its own methods, or an interface's).
 func declaresMethod(t types.Type, method string) bool {
@@ -177,8 +165,8 @@ func (m *Model) gate(decls []*ast.FuncDecl) {
 	m.mayRetry = v.carrierMethod || len(m.imported.producers.Producers) > 0 || len(m.imported.producers.Vars) > 0 || len(m.imported.classifiers) > 0
 	m.mayRetry = m.mayRetry || v.importedCarrier
 	m.maySettle = v.ackNames || len(m.imported.effects) > 0
-	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlqWriters) > 0 || len(m.cfg.DLQFuncs) > 0 ||
-		slices.ContainsFunc(decls, hasDLQDirective) ||
+	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlq.Writers) > 0 || len(m.cfg.DLQFuncs) > 0 ||
+		slices.ContainsFunc(decls, dlq.HasDirective) ||
 		v.publishNames && dlqConstant(m.cfg, m.pkg, m.syn)
 	m.mayClassify = m.mayRetry || v.predicateNames
 }

@@ -6,6 +6,8 @@ package goast
 import (
 	"go/ast"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/cfgs"
 )
 
 // InspectCalls calls f for each call in n, in source order, descending into
@@ -121,4 +123,29 @@ func CalledName(fun ast.Expr) (name string, ident bool) {
 		return CalledName(f.X)
 	}
 	return "", false
+}
+
+// OnEveryPath calls visit with the syntax that body evaluates on every path
+// that returns normally, in order: its top-level statements (of an if
+// statement, its init and condition, not its branches), up to and
+// including the first that holds a return. It stops when visit returns
+// false.
+func OnEveryPath(body *ast.BlockStmt, visit func(ast.Node) bool) {
+	for _, stmt := range body.List {
+		var evaluated []ast.Node
+		switch s := stmt.(type) {
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.DeferStmt, *ast.ReturnStmt:
+			evaluated = []ast.Node{s}
+		case *ast.IfStmt:
+			evaluated = []ast.Node{s.Init, s.Cond}
+		}
+		for _, n := range evaluated {
+			if n != nil && !visit(n) {
+				return
+			}
+		}
+		if cfgs.HasReturn(stmt) {
+			return
+		}
+	}
 }

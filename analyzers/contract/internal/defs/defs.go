@@ -31,6 +31,10 @@ type Index struct {
 	slab   []Assignment                // where add puts the next definitions
 }
 
+// MaxDepth bounds how far every stage traces a value back through
+// assignments, wraps and calls.
+const MaxDepth = 24
+
 // slabSize is how many definitions add allocates at once: a large package
 // has a hundred thousand, each allocated on its own before.
 const slabSize = 1024

@@ -59,10 +59,6 @@ func Build(info *types.Info, pkg *types.Package, carrierMethod string, mayRetry 
 	return m
 }
 
-// maxDepth bounds how far an error value is traced back through
-// assignments, wraps and calls.
-const maxDepth = 24
-
 // tracer answers "may this error expression hold a retry carrier" inside
 // one package. assume, when set, is a parameter whose value counts as
 // retryable: it is how wrapping helpers (WrapsFact) are inferred.
@@ -119,7 +115,7 @@ func (m *Result) wrappedParams(fn *types.Func) []int {
 }
 
 func (t *tracer) expr(e ast.Expr) bool {
-	if e == nil || t.depth > maxDepth {
+	if e == nil || t.depth > defs.MaxDepth {
 		return false
 	}
 	t.depth++
@@ -236,7 +232,7 @@ func (t *tracer) producerCall(call *ast.CallExpr) bool {
 
 // funcValue reports whether a func-typed expression denotes a producer.
 func (t *tracer) funcValue(e ast.Expr) bool {
-	if t.depth > maxDepth {
+	if t.depth > defs.MaxDepth {
 		return false
 	}
 	t.depth++
@@ -436,7 +432,7 @@ func (m *Result) inferProducers(decls []*ast.FuncDecl) {
 // ProducerCallOf returns the retryable producer call the value of e comes
 // from, when there is one and only one.
 func (m *Result) ProducerCallOf(e ast.Expr, depth int) *ast.CallExpr {
-	if depth > maxDepth {
+	if depth > defs.MaxDepth {
 		return nil
 	}
 	switch e := ast.Unparen(e).(type) {

@@ -1,4 +1,4 @@
-package contract
+package dlq
 
 import (
 	"go/ast"
@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
@@ -16,7 +17,7 @@ import (
 // subject set on a *nats.Msg value in the same function.
 
 // publishesToDLQ reports whether a publish call's subject names a DLQ.
-func (m *Model) publishesToDLQ(fn *types.Func, call *ast.CallExpr) bool {
+func (m *Result) publishesToDLQ(fn *types.Func, call *ast.CallExpr) bool {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok {
 		return false
@@ -39,8 +40,8 @@ func (m *Model) publishesToDLQ(fn *types.Func, call *ast.CallExpr) bool {
 // constant argument) matches Config.DLQSubject, or it is a variable, field
 // or call whose name matches Config.DLQName. Local variables are traced to
 // their definitions.
-func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
-	if e == nil || depth > maxDepth {
+func (m *Result) dlqSubject(e ast.Expr, depth int) bool {
+	if e == nil || depth > defs.MaxDepth {
 		return false
 	}
 	e = ast.Unparen(e)
@@ -93,8 +94,8 @@ func (m *Model) dlqSubject(e ast.Expr, depth int) bool {
 // msgSubjectIsDLQ reports whether the subject set on a *nats.Msg value, in
 // the function that builds it, names a DLQ: nats.NewMsg(subject),
 // &nats.Msg{Subject: subject} or msg.Subject = subject.
-func (m *Model) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
-	if e == nil || depth > maxDepth {
+func (m *Result) msgSubjectIsDLQ(e ast.Expr, depth int) bool {
+	if e == nil || depth > defs.MaxDepth {
 		return false
 	}
 	e = ast.Unparen(e)

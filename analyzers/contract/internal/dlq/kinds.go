@@ -1,4 +1,4 @@
-package contract
+package dlq
 
 import (
 	"go/ast"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/retrylint/retrylint/analyzers/cfgs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
@@ -24,9 +24,9 @@ import (
 
 // writeOutcome says whether a DLQ write call's error is the write's
 // outcome, and whether the call always writes and drops that error.
-func (m *Model) writeOutcome(call *ast.CallExpr, hasError bool) (checked, swallows bool) {
+func (m *Result) writeOutcome(call *ast.CallExpr, hasError bool) (checked, swallows bool) {
 	fn := gotypes.StaticCallee(m.info, call)
-	writer := fn != nil && m.isDLQWriter(fn)
+	writer := fn != nil && m.IsDLQWriter(fn)
 	if writer && m.writerKind(fn) == SwallowingWriter {
 		return false, true // whatever its name says, it drops the write's error
 	}
@@ -43,21 +43,21 @@ func (m *Model) writeOutcome(call *ast.CallExpr, hasError bool) (checked, swallo
 }
 
 // writerKind returns what fn's error tells of the DLQ write it makes.
-func (m *Model) writerKind(fn *types.Func) WriterKind {
+func (m *Result) writerKind(fn *types.Func) WriterKind {
 	fn = fn.Origin()
-	if m.configuredDLQFunc(fn) {
+	if m.cfg.Configured(fn) {
 		return CheckedWriter
 	}
 	if fn.Pkg() == m.pkg {
-		return m.dlq.kinds[fn]
+		return m.kinds[fn]
 	}
-	return m.imported.dlqWriters[fn]
+	return m.imported.Writers[fn]
 }
 
 // directWrite reports whether a call of fn writes by what the call itself
 // shows: fn's name, its receiver's, a publish subject, a destination
 // argument.
-func (m *Model) directWrite(call *ast.CallExpr, fn *types.Func) bool {
+func (m *Result) directWrite(call *ast.CallExpr, fn *types.Func) bool {
 	name := fn.Name()
 	switch {
 	case m.isDLQName(name) && !startsWithNonWriteVerb(name):
@@ -85,7 +85,7 @@ var (
 // and does not start with a building verb, it is not in a formatting or
 // logging package, and an argument is a variable, field, or dereference of
 // one named like a DLQ. fn is nil for a call of a func value.
-func (m *Model) sendsToDLQArg(call *ast.CallExpr, fn *types.Func) bool {
+func (m *Result) sendsToDLQArg(call *ast.CallExpr, fn *types.Func) bool {
 	var name string
 	if fn != nil {
 		if fn.Pkg() != nil && slices.Contains(excludedPackages, fn.Pkg().Path()) {
@@ -110,7 +110,7 @@ func (m *Model) sendsToDLQArg(call *ast.CallExpr, fn *types.Func) bool {
 
 // isDLQDestination reports whether e is a variable, field, or dereference
 // of one, named like a DLQ.
-func (m *Model) isDLQDestination(e ast.Expr) bool {
+func (m *Result) isDLQDestination(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.StarExpr:
 		return m.isDLQDestination(e.X)
@@ -166,22 +166,22 @@ func boundary(runes []rune, i int) bool {
 // inferWriterKinds decides, to a fixpoint, what the errors of the
 // package's DLQ writers tell: a kind can only grow (ordering, then
 // swallowing or checked) as the kinds of the writers they call are known.
-func (m *Model) inferWriterKinds(decls []*ast.FuncDecl) {
-	m.dlq.kinds = make(map[*types.Func]WriterKind)
+func (m *Result) inferWriterKinds(decls []*ast.FuncDecl) {
+	m.kinds = make(map[*types.Func]WriterKind)
 	var writers []*ast.FuncDecl
 	for _, d := range decls {
 		fn, _ := m.info.Defs[d.Name].(*types.Func)
-		if fn == nil || !m.dlq.writers[fn] {
+		if fn == nil || !m.writers[fn] {
 			continue
 		}
-		if hasDLQDirective(d) || m.configuredDLQFunc(fn) {
-			m.dlq.kinds[fn] = CheckedWriter
+		if HasDirective(d) || m.cfg.Configured(fn) {
+			m.kinds[fn] = CheckedWriter
 			continue
 		}
-		m.dlq.kinds[fn] = OrderingWriter
+		m.kinds[fn] = OrderingWriter
 		writers = append(writers, d)
 	}
-	for round := 0; round < maxDepth; round++ {
+	for round := 0; round < defs.MaxDepth; round++ {
 		changed := false
 		for _, d := range writers {
 			fn := m.info.Defs[d.Name].(*types.Func)
@@ -192,8 +192,8 @@ func (m *Model) inferWriterKinds(decls []*ast.FuncDecl) {
 			case m.alwaysWrites(d.Body):
 				k = SwallowingWriter
 			}
-			if k != m.dlq.kinds[fn] {
-				m.dlq.kinds[fn] = k
+			if k != m.kinds[fn] {
+				m.kinds[fn] = k
 				changed = true
 			}
 		}
@@ -205,7 +205,7 @@ func (m *Model) inferWriterKinds(decls []*ast.FuncDecl) {
 
 // returnsWriteError reports whether some return of body may carry the
 // error of a checked DLQ write the body makes.
-func (m *Model) returnsWriteError(body *ast.BlockStmt, results *types.Tuple) bool {
+func (m *Result) returnsWriteError(body *ast.BlockStmt, results *types.Tuple) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found {
@@ -224,7 +224,7 @@ func (m *Model) returnsWriteError(body *ast.BlockStmt, results *types.Tuple) boo
 				}
 			case len(n.Results) == 1 && results != nil && results.Len() > 1:
 				if call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr); ok {
-					w, ok := m.asDLQWrite(call)
+					w, ok := m.AsDLQWrite(call)
 					found = ok && w.Checked
 				}
 			default:
@@ -244,8 +244,8 @@ func (m *Model) returnsWriteError(body *ast.BlockStmt, results *types.Tuple) boo
 // holdsWriteError reports whether an error expression may hold the error
 // of a checked DLQ write: the write itself, a variable it was assigned
 // to, or either wrapped with %w or errors.Join.
-func (m *Model) holdsWriteError(e ast.Expr, depth int) bool {
-	if depth > maxDepth {
+func (m *Result) holdsWriteError(e ast.Expr, depth int) bool {
+	if depth > defs.MaxDepth {
 		return false
 	}
 	switch e := ast.Unparen(e).(type) {
@@ -257,7 +257,7 @@ func (m *Model) holdsWriteError(e ast.Expr, depth int) bool {
 		case gotypes.IsPkgFunc(fn, "errors", "Join"):
 			return slices.ContainsFunc(e.Args, func(x ast.Expr) bool { return m.holdsWriteError(x, depth+1) })
 		}
-		w, ok := m.asDLQWrite(e)
+		w, ok := m.AsDLQWrite(e)
 		return ok && w.Checked
 	case *ast.Ident:
 		v, ok := m.info.Uses[e].(*types.Var)
@@ -266,7 +266,7 @@ func (m *Model) holdsWriteError(e ast.Expr, depth int) bool {
 	return false
 }
 
-func (m *Model) varHoldsWriteError(v *types.Var, at token.Pos, depth int) bool {
+func (m *Result) varHoldsWriteError(v *types.Var, at token.Pos, depth int) bool {
 	for _, a := range m.defs().Reaching(v, at) {
 		if a.RHS == nil {
 			continue
@@ -276,7 +276,7 @@ func (m *Model) varHoldsWriteError(v *types.Var, at token.Pos, depth int) bool {
 			if !ok {
 				continue
 			}
-			if w, ok := m.asDLQWrite(call); ok && w.Checked && w.ErrIndex == a.Index {
+			if w, ok := m.AsDLQWrite(call); ok && w.Checked && w.ErrIndex == a.Index {
 				return true
 			}
 			continue
@@ -289,46 +289,21 @@ func (m *Model) varHoldsWriteError(v *types.Var, at token.Pos, depth int) bool {
 }
 
 // alwaysWrites reports whether body makes a checked or swallowing DLQ
-// write on every path that returns normally (onEveryPath).
-func (m *Model) alwaysWrites(body *ast.BlockStmt) bool {
+// write on every path that returns normally (OnEveryPath).
+func (m *Result) alwaysWrites(body *ast.BlockStmt) bool {
 	found := false
-	onEveryPath(body, func(n ast.Node) bool {
+	goast.OnEveryPath(body, func(n ast.Node) bool {
 		found = m.writesHere(n)
 		return !found
 	})
 	return found
 }
 
-// onEveryPath calls visit with the syntax that body evaluates on every path
-// that returns normally, in order: its top-level statements (of an if
-// statement, its init and condition, not its branches), up to and
-// including the first that holds a return. It stops when visit returns
-// false.
-func onEveryPath(body *ast.BlockStmt, visit func(ast.Node) bool) {
-	for _, stmt := range body.List {
-		var evaluated []ast.Node
-		switch s := stmt.(type) {
-		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.DeferStmt, *ast.ReturnStmt:
-			evaluated = []ast.Node{s}
-		case *ast.IfStmt:
-			evaluated = []ast.Node{s.Init, s.Cond}
-		}
-		for _, n := range evaluated {
-			if n != nil && !visit(n) {
-				return
-			}
-		}
-		if cfgs.HasReturn(stmt) {
-			return
-		}
-	}
-}
-
 // writesHere reports whether n evaluates a checked or swallowing DLQ write.
-func (m *Model) writesHere(n ast.Node) bool {
+func (m *Result) writesHere(n ast.Node) bool {
 	found := false
 	goast.InspectCalls(n, func(call *ast.CallExpr) bool {
-		if w, ok := m.asDLQWrite(call); ok && (w.Checked || w.Swallows) {
+		if w, ok := m.AsDLQWrite(call); ok && (w.Checked || w.Swallows) {
 			found = true
 		}
 		return !found

@@ -1,17 +1,24 @@
-package contract
+// Package dlq is the contract model's dead-letter queues: which calls
+// write one (by name, receiver, publish subject or destination argument,
+// configuration, directive or facts), which functions of the package write
+// one on some path, and what a writer's error tells of the write it makes.
+// It reads the syntax, defs and messages stages, the facts of the
+// dependencies and the type information.
+package dlq
 
 import (
 	"go/ast"
 	"go/types"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
-	"golang.org/x/tools/go/analysis"
 )
 
 // DLQDirective, in the doc comment of a function, declares that the
@@ -34,15 +41,82 @@ var nonWriteVerbs = []string{
 	"len", "size", "exists", "entries",
 }
 
-// dlqState is what the model knows about DLQ writes in the package.
-type dlqState struct {
+// Config is what the stage reads of the configuration.
+type Config struct {
+	// DLQName and DLQSubject match names and subjects of dead-letter
+	// queues.
+	DLQName, DLQSubject *regexp.Regexp
+	// Configured reports whether a function is named in dlq-funcs;
+	// AnyConfigured whether any is.
+	Configured    func(fn *types.Func) bool
+	AnyConfigured bool
+}
+
+// Imported is what the facts of the dependencies say about DLQ writers.
+type Imported struct {
+	Writers     map[*types.Func]WriterKind // DLQWriterFact
+	WriterNames map[string]bool            // their names
+}
+
+// Inputs are what Build reads: the earlier stages, the facts of the
+// dependencies and the configuration.
+type Inputs struct {
+	Info     *types.Info
+	Pkg      *types.Package
+	Config   Config
+	Names    map[string]bool // the package's identifiers that match DLQName
+	MayWrite bool            // the gate: a DLQ write can be found in the package
+	Imported Imported
+	Msgs     *messages.Table
+	Defs     func() *defs.Index
+	CallsOf  func(body *ast.BlockStmt) []*ast.CallExpr
+	Decls    []*ast.FuncDecl
+	Lits     []*ast.FuncLit
+}
+
+// Result is what the model knows about DLQ writes in the package. It is
+// complete when Build returns and read-only afterwards.
+type Result struct {
+	info     *types.Info
+	pkg      *types.Package
+	cfg      Config
+	names    map[string]bool
+	mayWrite bool
+	imported Imported
+	msgs     *messages.Table
+	defs     func() *defs.Index
+	callsOf  func(body *ast.BlockStmt) []*ast.CallExpr
+
 	writers map[*types.Func]bool // functions of the package that write a DLQ on some path
 	// writerNames are the writers' names, for the cheap test of
-	// mayNameDLQWrite.
+	// MayNameDLQWrite.
 	writerNames map[string]bool
-	kinds       map[*types.Func]WriterKind // what their errors tell (dlqkinds.go)
-	lits        map[*ast.FuncLit]bool      // memo: function literals whose body writes a DLQ
+	kinds       map[*types.Func]WriterKind // what their errors tell (kinds.go)
+	lits        map[*ast.FuncLit]bool      // function literals whose body writes a DLQ
+	frozen      bool                       // set when Build returns: lits holds every literal
 }
+
+// Build infers the package's DLQ writers (when the gate lets a write be
+// found), then which function literals write.
+func Build(in Inputs) *Result {
+	m := &Result{info: in.Info, pkg: in.Pkg, cfg: in.Config, names: in.Names, mayWrite: in.MayWrite,
+		imported: in.Imported, msgs: in.Msgs, defs: in.Defs, callsOf: in.CallsOf}
+	if m.mayWrite {
+		m.inferDLQWriters(in.Decls)
+		m.lits = nil
+		for _, lit := range in.Lits {
+			m.FuncLitWritesDLQ(lit)
+		}
+	}
+	m.frozen = true
+	return m
+}
+
+// Writers returns the package's DLQ writers.
+func (m *Result) Writers() map[*types.Func]bool { return m.writers }
+
+// Kind returns what the error of fn, a DLQ writer of the package, tells.
+func (m *Result) Kind(fn *types.Func) WriterKind { return m.kinds[fn] }
 
 // DLQWrite describes a call that writes a dead-letter queue.
 type DLQWrite struct {
@@ -73,41 +147,41 @@ type DLQWrite struct {
 // HasError reports whether the write returns an error that can be checked.
 func (w DLQWrite) HasError() bool { return w.ErrIndex >= 0 }
 
-// isDLQWrite reports whether call writes a dead-letter queue.
-func (m *Model) isDLQWrite(call *ast.CallExpr) bool {
-	if m.info == nil || call == nil || !m.mayWriteDLQ {
+// IsDLQWrite reports whether call writes a dead-letter queue.
+func (m *Result) IsDLQWrite(call *ast.CallExpr) bool {
+	if m.info == nil || call == nil || !m.mayWrite {
 		return false
 	}
-	if !m.mayNameDLQWrite(call) {
+	if !m.MayNameDLQWrite(call) {
 		return false
 	}
 	if tv, ok := m.info.Types[call.Fun]; ok && tv.IsType() {
 		return false // conversion
 	}
-	return m.isDLQWriteCall(call)
+	return m.IsDLQWriteCall(call)
 }
 
-// mayNameDLQWrite is the part of isDLQWriteCall that needs no type
+// MayNameDLQWrite is the part of IsDLQWriteCall that needs no type
 // information: a method call can write a DLQ only when its name is a
 // publish's or a DLQ writer's, or when it, its receiver (s.dlq.Write) or
 // an argument (send(ctx, s.deadLetterSubject, b)) is named like a DLQ. It
 // is exact: it only skips the calls for which every rule of
-// isDLQWriteCall would fail. (The package's names matching the DLQ
+// IsDLQWriteCall would fail. (The package's names matching the DLQ
 // pattern are known, so each test is a set lookup.)
-func (m *Model) mayNameDLQWrite(call *ast.CallExpr) bool {
+func (m *Result) MayNameDLQWrite(call *ast.CallExpr) bool {
 	name, ident := goast.CalledName(call.Fun)
-	if name == "" || m.vocab == nil {
+	if name == "" || m.names == nil {
 		return true // a literal, or a call's result
 	}
 	if ident && defs.MayBeFuncValue(m.info, call.Fun) {
 		return true // a func value: the literal it holds may write
 	}
 	// A function's, a builtin's or a type's name: its name and arguments
-	// tell, as a method's do (isDLQWrite turns conversions away).
-	if m.msgs.IsPublish(name) || m.dlq.writerNames[name] || m.imported.dlqWriterNames[name] || len(m.cfg.DLQFuncs) > 0 {
+	// tell, as a method's do (IsDLQWrite turns conversions away).
+	if m.msgs.IsPublish(name) || m.writerNames[name] || m.imported.WriterNames[name] || m.cfg.AnyConfigured {
 		return true
 	}
-	dlq := m.vocab.dlqNames
+	dlq := m.names
 	if len(dlq) == 0 {
 		return false
 	}
@@ -135,7 +209,7 @@ func dlqNamedExpr(e ast.Expr, dlq map[string]bool) bool {
 	return false
 }
 
-// asDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:
+// AsDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:
 //
 //   - a call that returns an error and whose function, method or func-valued
 //     field or variable has a name matching Config.DLQName (OnDeadLetter,
@@ -153,25 +227,25 @@ func dlqNamedExpr(e ast.Expr, dlq map[string]bool) bool {
 //     some path, whatever it returns;
 //   - a call of a function literal, directly or through a local variable,
 //     whose body writes a DLQ.
-func (m *Model) asDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
-	if !m.isDLQWrite(call) {
+func (m *Result) AsDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
+	if !m.IsDLQWrite(call) {
 		return DLQWrite{}, false
 	}
 	w := DLQWrite{Call: call, Name: goast.CalleeText(call.Fun), ErrIndex: -1}
-	w.Results, w.ErrIndex = m.callResults(call)
+	w.Results, w.ErrIndex = m.CallResults(call)
 	w.Checked, w.Swallows = m.writeOutcome(call, w.HasError())
 	w.Msgs = m.msgs.CallDeps(call)
 	return w, true
 }
 
 // The cheap tests on names come first: nearly no call is a DLQ write.
-func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
+func (m *Result) IsDLQWriteCall(call *ast.CallExpr) bool {
 	returnsError := func() bool {
-		_, errIndex := m.callResults(call)
+		_, errIndex := m.CallResults(call)
 		return errIndex >= 0
 	}
 	if fn := gotypes.StaticCallee(m.info, call); fn != nil {
-		if m.isDLQWriter(fn) {
+		if m.IsDLQWriter(fn) {
 			return !m.isAck(call)
 		}
 		name := fn.Name()
@@ -208,7 +282,7 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 	}
 	// A call through a func value: a literal, a local variable bound to one,
 	// or a func-valued field or variable named like a DLQ writer.
-	if lit := m.funcLitOf(call.Fun); lit != nil && m.funcLitWritesDLQ(lit) {
+	if lit := defs.FuncLitOf(m.info, m.defs, call.Fun); lit != nil && m.FuncLitWritesDLQ(lit) {
 		return true
 	}
 	if !returnsError() {
@@ -228,7 +302,7 @@ func (m *Model) isDLQWriteCall(call *ast.CallExpr) bool {
 }
 
 // isAck reports whether call is an ack call: never a DLQ write.
-func (m *Model) isAck(call *ast.CallExpr) bool {
+func (m *Result) isAck(call *ast.CallExpr) bool {
 	_, ok := m.msgs.AsAckCall(call)
 	return ok
 }
@@ -241,7 +315,7 @@ func sig(fn *types.Func) *types.Signature {
 // dlqReceiverNamed reports whether a method call's receiver expression is
 // a variable or field whose name matches the DLQ pattern: the cheap part
 // of dlqReceiver.
-func (m *Model) dlqReceiverNamed(call *ast.CallExpr) bool {
+func (m *Result) dlqReceiverNamed(call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
@@ -258,7 +332,7 @@ func (m *Model) dlqReceiverNamed(call *ast.CallExpr) bool {
 // dlqReceiver reports whether a method call's receiver is a variable or
 // field named like a DLQ (s.dlq.Write, dlqWriter.Send). Ack methods, closers
 // and NATS calls other than publishes do not write.
-func (m *Model) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
+func (m *Result) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || startsWithNonWriteVerb(fn.Name()) {
 		return false
@@ -287,53 +361,30 @@ func (m *Model) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
 	return m.isDLQName(name)
 }
 
-// isDLQWriter reports whether fn (any package) writes a DLQ on some path:
+// IsDLQWriter reports whether fn (any package) writes a DLQ on some path:
 // it is named in Config.DLQFuncs, marked //retrylint:dlq, inferred for the
 // package under analysis, or carries a DLQWriterFact.
-func (m *Model) isDLQWriter(fn *types.Func) bool {
+func (m *Result) IsDLQWriter(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
 	fn = fn.Origin()
-	if m.configuredDLQFunc(fn) {
+	if m.cfg.Configured(fn) {
 		return true
 	}
 	if fn.Pkg() == m.pkg {
-		return m.dlq.writers[fn]
+		return m.writers[fn]
 	}
 	if fn.Pkg() == nil {
 		return false
 	}
-	_, ok := m.imported.dlqWriters[fn]
+	_, ok := m.imported.Writers[fn]
 	return ok
 }
 
-// configuredDLQFunc reports whether fn is named in Config.DLQFuncs.
-func (m *Model) configuredDLQFunc(fn *types.Func) bool {
-	if len(m.cfg.DLQFuncs) == 0 || fn.Pkg() == nil {
-		return false
-	}
-	recv := ""
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		t := sig.Recv().Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			recv = n.Obj().Name()
-		}
-	}
-	for _, f := range m.cfg.DLQFuncs {
-		if f.PkgPath == fn.Pkg().Path() && f.Name == fn.Name() && f.Recv == recv {
-			return true
-		}
-	}
-	return false
-}
-
-// callResults returns the number of results of call and the index of its
+// CallResults returns the number of results of call and the index of its
 // last error result (-1 if none).
-func (m *Model) callResults(call *ast.CallExpr) (n, errIndex int) {
+func (m *Result) CallResults(call *ast.CallExpr) (n, errIndex int) {
 	t := m.info.TypeOf(call)
 	if !gotypes.IsValid(t) {
 		return 0, -1
@@ -372,27 +423,27 @@ func startsWithNonWriteVerb(name string) bool {
 	return false
 }
 
-// funcLitWritesDLQ reports whether a function literal's body writes a DLQ.
-func (m *Model) funcLitWritesDLQ(lit *ast.FuncLit) bool {
-	if m.dlq.lits == nil && !m.frozen {
-		m.dlq.lits = make(map[*ast.FuncLit]bool)
+// FuncLitWritesDLQ reports whether a function literal's body writes a DLQ.
+func (m *Result) FuncLitWritesDLQ(lit *ast.FuncLit) bool {
+	if m.lits == nil && !m.frozen {
+		m.lits = make(map[*ast.FuncLit]bool)
 	}
-	if v, ok := m.dlq.lits[lit]; ok || m.frozen {
+	if v, ok := m.lits[lit]; ok || m.frozen {
 		return v // frozen: freeze filled the memo for every literal
 	}
-	m.dlq.lits[lit] = false // cycle guard
-	v := m.bodyWritesDLQ(lit.Body)
-	m.dlq.lits[lit] = v
+	m.lits[lit] = false // cycle guard
+	v := m.BodyWritesDLQ(lit.Body)
+	m.lits[lit] = v
 	return v
 }
 
-// bodyWritesDLQ reports whether a function body makes a DLQ write: a call
+// BodyWritesDLQ reports whether a function body makes a DLQ write: a call
 // in the body, in a deferred or go statement, or in a function literal it
 // calls. Literals it only passes along (callbacks, handlers) are not known
 // to run.
-func (m *Model) bodyWritesDLQ(body *ast.BlockStmt) bool {
+func (m *Result) BodyWritesDLQ(body *ast.BlockStmt) bool {
 	for _, call := range m.callsOf(body) {
-		if m.isDLQWrite(call) {
+		if m.IsDLQWrite(call) {
 			return true
 		}
 	}
@@ -401,7 +452,7 @@ func (m *Model) bodyWritesDLQ(body *ast.BlockStmt) bool {
 
 // callsLocal reports whether body calls a function of the package or a
 // func value: what it does can change as the package's facts grow.
-func (m *Model) callsLocal(body *ast.BlockStmt) bool {
+func (m *Result) callsLocal(body *ast.BlockStmt) bool {
 	for _, call := range m.callsOf(body) {
 		if fn := gotypes.StaticCallee(m.info, call); fn != nil {
 			if fn.Pkg() == m.pkg {
@@ -416,41 +467,16 @@ func (m *Model) callsLocal(body *ast.BlockStmt) bool {
 	return false
 }
 
-// callsOf returns the calls of body in InspectCalls order. While the model
-// runs (its fixpoints ask for the same bodies round after round) they come
-// from the syntax index, grouped by body once; afterwards from a walk.
-func (m *Model) callsOf(body *ast.BlockStmt) []*ast.CallExpr {
-	if m.frozen {
-		var calls []*ast.CallExpr
-		goast.InspectCalls(body, func(call *ast.CallExpr) bool {
-			calls = append(calls, call)
-			return true
-		})
-		return calls
-	}
-	if calls, ok := m.calls[body]; ok {
-		return calls
-	}
-	if m.calls == nil {
-		m.calls = m.syn.CallsByBody()
-		if calls, ok := m.calls[body]; ok {
-			return calls
-		}
-	}
-	m.calls[body] = nil // a body of no call (or not the package's)
-	return nil
-}
-
 // inferDLQWriters finds, to a fixpoint, the package's functions that make a
 // DLQ write on some path; functions marked //retrylint:dlq or named in
 // Config.DLQFuncs are writers whatever their body.
-func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
-	m.dlq.writers = make(map[*types.Func]bool)
-	m.dlq.writerNames = make(map[string]bool)
+func (m *Result) inferDLQWriters(decls []*ast.FuncDecl) {
+	m.writers = make(map[*types.Func]bool)
+	m.writerNames = make(map[string]bool)
 	for _, d := range decls {
-		if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil && hasDLQDirective(d) {
-			m.dlq.writers[fn] = true
-			m.dlq.writerNames[fn.Name()] = true
+		if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil && HasDirective(d) {
+			m.writers[fn] = true
+			m.writerNames[fn.Name()] = true
 		}
 	}
 	// After the first round, only a function that calls a function of the
@@ -458,16 +484,16 @@ func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
 	pending := decls
 	for changed := true; changed; {
 		changed = false
-		m.dlq.lits = nil
+		m.lits = nil
 		var next []*ast.FuncDecl
 		for _, d := range pending {
 			fn, _ := m.info.Defs[d.Name].(*types.Func)
-			if fn == nil || d.Body == nil || m.dlq.writers[fn] {
+			if fn == nil || d.Body == nil || m.writers[fn] {
 				continue
 			}
-			if m.bodyWritesDLQ(d.Body) {
-				m.dlq.writers[fn] = true
-				m.dlq.writerNames[fn.Name()] = true
+			if m.BodyWritesDLQ(d.Body) {
+				m.writers[fn] = true
+				m.writerNames[fn.Name()] = true
 				changed = true
 			} else if m.callsLocal(d.Body) {
 				next = append(next, d)
@@ -475,13 +501,13 @@ func (m *Model) inferDLQWriters(decls []*ast.FuncDecl) {
 		}
 		pending = next
 	}
-	m.dlq.lits = nil
+	m.lits = nil
 	m.inferWriterKinds(decls)
 }
 
-// hasDLQDirective reports whether a declaration's doc comment holds
+// HasDirective reports whether a declaration's doc comment holds
 // //retrylint:dlq.
-func hasDLQDirective(d *ast.FuncDecl) bool {
+func HasDirective(d *ast.FuncDecl) bool {
 	if d.Doc == nil {
 		return false
 	}
@@ -493,8 +519,31 @@ func hasDLQDirective(d *ast.FuncDecl) bool {
 	return false
 }
 
-func (m *Model) exportDLQFacts(pass *analysis.Pass) {
-	for _, fn := range sortedFuncs(m.dlq.writers) {
-		pass.ExportObjectFact(fn, &DLQWriterFact{Kind: m.dlq.kinds[fn]})
+// isDLQName reports whether name matches the DLQ name pattern.
+func (m *Result) isDLQName(name string) bool {
+	if m.names != nil {
+		if m.names[name] {
+			return true
+		}
+		if len(m.names) == 0 {
+			return false
+		}
 	}
+	return m.cfg.DLQName.MatchString(name)
 }
+
+// WriterKind says what a DLQ writer's error tells of its DLQ write.
+type WriterKind int
+
+const (
+	// CheckedWriter: its error may hold the write's own error, so the
+	// caller can check the write (the zero value).
+	CheckedWriter WriterKind = iota
+	// OrderingWriter: it writes on some path, but its error is about other
+	// work: a Term before it is too early, a Term on its failure branch is
+	// not the write's failure.
+	OrderingWriter
+	// SwallowingWriter: it writes on every path that returns normally and
+	// drops the write's error: a call to it is an unchecked DLQ write.
+	SwallowingWriter
+)
