@@ -40,14 +40,8 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 		n, seq = md.NumDelivered, md.Sequence.Stream
 	}
 	if h := m.Headers(); h != nil {
-		if c := h.Get(dlq.HeaderReplayFor); c != "" && c != r.consumer {
-			// A replay meant for another consumer.
-			if r.confirmJS != nil {
-				r.ackedConfirmed(m, seq, n, 0)
-			} else {
-				r.acked(m, seq, n, 0)
-			}
-			return
+		if c := h.Get(dlq.HeaderReplayFor); c != "" && c != r.consumer && r.foreignReplay(m, seq, n, c) {
+			return // a replay meant for another consumer, which takes it
 		}
 	}
 	s.begin(m)

@@ -82,6 +82,7 @@ type Runner struct {
 	outage   outage   // the DLQ's health: pulling pauses while it is down
 	calls    calls    // abandoned handler calls still running, for naming them
 	verdicts verdicts // dead letters whose DLQ write failed, by stream sequence
+	targets  replayTargets
 
 	confirms *confirmer // Run's, under WithConfirmedSettlement; nil when off
 
@@ -173,6 +174,7 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		r.heartbeat = max(ackWait/3, 10*time.Millisecond)
 	}
 	r.log = r.log.With("stream", r.stream, "consumer", r.consumer)
+	r.targets.check = r.replayTargetChecker()
 	if r.serverMax == 1 && r.js == nil {
 		r.log.Info("bus: consumer MaxDeliver 1 leaves no redelivery; a DLQ write that fails is retried in process, and a crash during it is only caught with WithAdvisories",
 			"max_deliver", r.serverMax)

@@ -241,6 +241,9 @@ func TestReplayRepublishes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := orders.CreateConsumer(ctx, jetstream.ConsumerConfig{Durable: "billing", AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
+		t.Fatal(err)
+	}
 	for i := uint64(1); i <= 3; i++ {
 		e := sample(i)
 		e.Subject = "orders.n" + strconv.FormatUint(i, 10)
@@ -287,6 +290,67 @@ func TestReplayRepublishes(t *testing.T) {
 	}
 	if _, err := st.Replay(ctx, dlq.ReplayFilter(nil)); !errors.Is(err, dlq.ErrInvalidOption) {
 		t.Fatalf("ReplayFilter(nil): %v", err)
+	}
+}
+
+// TestReplayRefusesAMissingConsumer: entries failed by consumer billing
+// are not replayed while billing does not exist, nor to a consumer whose
+// filter does not take their subject: nothing reaches ORDERS and the DLQ
+// keeps every entry, as the server tells. ReplayTo a consumer that takes
+// them replays them, marked for it.
+func TestReplayRefusesAMissingConsumer(t *testing.T) {
+	js, st := setup(t)
+	ctx := t.Context()
+	orders, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []jetstream.ConsumerConfig{
+		{Durable: "billing-v2", FilterSubject: "orders.>"},
+		{Durable: "refunds", FilterSubjects: []string{"orders.refund", "orders.*.refund"}},
+	} {
+		c.AckPolicy = jetstream.AckExplicitPolicy
+		if _, err := orders.CreateConsumer(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := uint64(1); i <= 2; i++ {
+		e := sample(i)
+		e.Subject = "orders.n" + strconv.FormatUint(i, 10)
+		if err := st.Write(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs := func() uint64 {
+		info, err := orders.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.Msgs
+	}
+	for name, opts := range map[string][]dlq.ReplayOption{
+		"to the consumer that failed them, deleted": {dlq.ReplayDelete()},
+		"to a consumer that does not exist":         {dlq.ReplayTo("billing-v3"), dlq.ReplayDelete()},
+		"to a consumer that does not take them":     {dlq.ReplayTo("refunds"), dlq.ReplayDelete()},
+	} {
+		done, err := st.Replay(ctx, opts...)
+		if !errors.Is(err, dlq.ErrNoConsumer) || len(done) != 0 {
+			t.Errorf("Replay %s = %d replayed, %v; want none and ErrNoConsumer", name, len(done), err)
+		}
+		if n, left := msgs(), len(entries(t, st)); n != 0 || left != 2 {
+			t.Fatalf("after the replay %s: ORDERS holds %d, the DLQ %d; want 0 and 2", name, n, left)
+		}
+	}
+	done, err := st.Replay(ctx, dlq.ReplayTo("billing-v2"))
+	if err != nil || len(done) != 2 {
+		t.Fatalf("ReplayTo(billing-v2) = %d replayed, %v", len(done), err)
+	}
+	m, err := orders.GetMsg(ctx, done[0].Ack.Sequence)
+	if err != nil || m.Header.Get(dlq.HeaderReplayFor) != "billing-v2" {
+		t.Fatalf("replayed copy: %v, %v", err, m)
+	}
+	if _, err := st.Replay(ctx, dlq.ReplayTo("a.b")); !errors.Is(err, dlq.ErrInvalidOption) {
+		t.Fatalf("ReplayTo(a.b): %v", err)
 	}
 }
 
