@@ -184,6 +184,10 @@ type Input struct {
 	Ran bool
 	// Stopping reports that the runner is shutting down.
 	Stopping bool
+	// Draining reports that the runner is shutting down but still gives
+	// running handlers time (Drain, or a canceled Run context, before the
+	// drain timeout; not Stop).
+	Draining bool
 	// DecodeErr is set when the payload could not be decoded.
 	DecodeErr error
 	// Err is the handler's error.
@@ -214,8 +218,11 @@ type Decision struct {
 // of Config.Backoff. In order:
 //
 //  1. a failed DLQ write: NakWithDelay(DeadLetterRetryDelay), never Term;
-//  2. before the handler runs: release (Nak) when stopping, dead-letter a
-//     delivery past MaxDeliveries (ClassMaxDeliveries), else ActionHandle;
+//  2. before the handler runs: dead-letter a delivery past MaxDeliveries
+//     (ClassMaxDeliveries); when stopping, release (Nak) it, except on
+//     delivery MaxDeliveries, where a release would come back past the
+//     cap: handle it while draining, else dead-letter it (ClassShutdown);
+//     else ActionHandle;
 //  3. an undecodable payload: NakWithDelay(PoisonDelay) until delivery
 //     PoisonThreshold (or the cap), then dead-letter;
 //  4. success: Ack;
@@ -278,6 +285,10 @@ func (cfg *Config) decide(in Input) Decision {
 		return cfg.nak(n, cfg.DeadLetterRetryDelay, 0, ClassDeadLetterFailed, "dead-letter write failed")
 	case !in.Ran && n > cfg.MaxDeliveries:
 		return deadLetter(ClassMaxDeliveries, 0, fmt.Sprintf("delivered %d times, over the cap of %d", n, cfg.MaxDeliveries))
+	case !in.Ran && in.Stopping && n == cfg.MaxDeliveries && in.Draining:
+		// A release would come back past the cap: with drain time left,
+		// the message is handled rather than dead-lettered unprocessed.
+		return Decision{Action: ActionHandle}
 	case !in.Ran && in.Stopping && n == cfg.MaxDeliveries:
 		// A release would come back past the cap, or, on the server's
 		// last delivery (MaxDeliver), never: the message is kept here.

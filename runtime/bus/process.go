@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -21,8 +22,28 @@ func (r *Runner) receive(m jetstream.Msg) {
 	select {
 	case r.work <- m:
 	case <-r.quit:
-		r.process(m, new(slot)) // stopping is set: Decide releases it
+		// Stopping is set: Decide releases m, or has it handled here on
+		// its last delivery while draining, in a slot the watch loop and
+		// shutdown see (heartbeats, the drain timeout), detached so that
+		// no worker replaces it.
+		s := new(slot)
+		s.detached.Store(true)
+		r.slotsMu.Lock()
+		r.slots = append(r.slots, s)
+		r.slotsMu.Unlock()
+		defer func() {
+			r.slotsMu.Lock()
+			r.slots = slices.DeleteFunc(r.slots, func(o *slot) bool { return o == s })
+			r.slotsMu.Unlock()
+		}()
+		r.process(m, s)
 	}
+}
+
+// draining reports that the runner is stopping with drain time left for
+// handlers: not Stop, and the drain timeout has not canceled them.
+func (r *Runner) draining() bool {
+	return r.stopping.Load() && !r.stopNow.Load() && r.hctx.Err() == nil
 }
 
 // process handles one delivery from start to broker action.
@@ -47,7 +68,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	s.begin(m)
 	defer s.end()
 	r.waitOutage() // the slot holds m: heartbeats keep it while it waits
-	in := Input{NumDelivered: n, Stopping: r.stopping.Load()}
+	in := Input{NumDelivered: n, Stopping: r.stopping.Load(), Draining: r.draining()}
 	d := r.cfg.decide(in)
 	if d.Action == ActionHandle && n > 1 {
 		if v, ok := r.verdicts.take(seq); ok {

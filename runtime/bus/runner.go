@@ -83,6 +83,7 @@ type Runner struct {
 	calls    calls    // abandoned handler calls still running, for naming them
 	verdicts verdicts // dead letters whose DLQ write failed, by stream sequence
 	targets  replayTargets
+	releases releases // shutdown releases, held until the pull request is gone
 
 	confirms *confirmer // Run's, under WithConfirmedSettlement; nil when off
 
@@ -187,8 +188,10 @@ func (r *Runner) Config() Config { return r.cfg }
 
 // Run consumes until ctx is done or the consumer goes away. At shutdown it
 // stops pulling, releases buffered messages that no handler has started
-// (Nak: another worker may take them at once), and waits for running
-// handlers up to the drain timeout, after which their context is canceled.
+// (Nak, once its pull request is gone: another worker may take them at
+// once, and they do not come back here), handles those on their last
+// delivery, and waits for running handlers up to the drain timeout, after
+// which their context is canceled.
 // It returns nil after a shutdown through ctx, and an error wrapping
 // ErrConsumerGone when the consumer or the connection is gone. Its exit is
 // bounded: a handler that ignores its canceled context is abandoned after
@@ -276,6 +279,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	if err != nil {
 		close(r.quit)
 		workers.Wait()
+		r.releaseHeld()
 		return fmt.Errorf("bus: consume: %w", err)
 	}
 
@@ -319,13 +323,18 @@ func (r *Runner) worker(s *slot, done func()) {
 // the drain timeout the handlers' context is canceled; calls deaf to it are
 // abandoned after HandlerTimeoutGrace (their messages released, their
 // workers detached), so that shutdown is bounded.
+//
+// Releases are held until the pull subscription is closed (see releases),
+// and sent before shutdown returns in any case.
 func (r *Runner) shutdown(cc jetstream.ConsumeContext, workers *sync.WaitGroup, replace func(*slot), hcancel context.CancelFunc) {
 	r.stopping.Store(true)
 	cc.Drain()
 	close(r.quit)
+	defer r.releaseHeld() // when Closed never came (a closed connection: the Naks fail, the ack wait redelivers)
 	idle := make(chan struct{})
 	go func() {
 		<-cc.Closed()
+		r.releaseHeld()
 		workers.Wait()
 		close(idle)
 	}()
