@@ -21,8 +21,14 @@ const (
 	// it need not cover the longest handler; it is what a lost
 	// acknowledgement costs (acks are not confirmed: one lost in a
 	// reconnect leaves the message pending until the ack wait expires).
-	DefaultAckWait           = time.Minute
-	DefaultConcurrency       = 1
+	DefaultAckWait = time.Minute
+	// DefaultConcurrency is how many handler calls run at once. It is more
+	// than one so that a handler call that hangs (until the handler
+	// timeout, or for good when deaf to its context) does not stop the
+	// consumer: the other workers keep taking messages meanwhile, and an
+	// abandoned call's worker is replaced. Handlers must be safe for
+	// concurrent use; WithConcurrency(1) handles one message at a time.
+	DefaultConcurrency       = 4
 	DefaultPullMaxMessages   = 100
 	DefaultDeadLetterTimeout = 5 * time.Second
 	DefaultDrainTimeout      = 30 * time.Second
@@ -170,7 +176,10 @@ func WithBackOffMode(m BackOffMode) Option {
 	}
 }
 
-// WithConcurrency sets how many messages are handled at once (default 1).
+// WithConcurrency sets how many messages are handled at once (default
+// DefaultConcurrency, 4). Each runs on a worker of its own: with 1 too, a
+// call deaf to its canceled context is abandoned after the handler
+// timeout and its worker replaced.
 func WithConcurrency(n int) Option {
 	return func(r *Runner) error {
 		if n < 1 {

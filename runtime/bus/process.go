@@ -12,8 +12,9 @@ import (
 	"github.com/retrylint/retrylint/runtime/dlq"
 )
 
-// receive is the Consume callback. With workers it hands m to one; once
-// Run has returned it releases m instead, without running the handler.
+// receive is the Consume callback. It hands m to a worker; once Run is
+// stopping it settles m itself, without a worker. (Tests that call it
+// without Run, and so without workers, process m in the callback.)
 func (r *Runner) receive(m jetstream.Msg) {
 	if r.work == nil {
 		r.process(m, r.slots[0])

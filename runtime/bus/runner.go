@@ -77,7 +77,7 @@ type Runner struct {
 	work     chan jetstream.Msg // to the workers; never closed (see receive)
 	quit     chan struct{}      // closed at shutdown: workers stop, late deliveries are released
 	slotsMu  sync.Mutex
-	slots    []*slot // the callback's slot, or one per worker
+	slots    []*slot // one per worker (tests without Run: the callback's)
 	fails    failures
 	outage   outage   // the DLQ's health: pulling pauses while it is down
 	calls    calls    // abandoned handler calls still running, for naming them
@@ -223,27 +223,26 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	bgctx, bgcancel := context.WithCancel(hctx)
 	var bg, workers sync.WaitGroup
 	defer func() { bgcancel(); bg.Wait() }()
-	var spawn func()
-	if r.concurrency > 1 {
-		r.work = make(chan jetstream.Msg)
-		spawn = func() {
-			s := new(slot)
-			r.slotsMu.Lock()
-			r.slots = append(r.slots, s)
-			r.slotsMu.Unlock()
-			workers.Add(1)
-			go r.worker(s, workers.Done)
-		}
-		for range r.concurrency {
-			spawn()
-		}
-	} else {
-		r.slots = []*slot{new(slot)}
+	// Handlers run on workers, also with a concurrency of 1: the Consume
+	// callback only hands messages over, so that a call deaf to its
+	// context can be abandoned and its worker replaced, rather than hold
+	// the callback, and with it the consumer, until it returns.
+	r.work = make(chan jetstream.Msg)
+	spawn := func() {
+		s := new(slot)
+		r.slotsMu.Lock()
+		r.slots = append(r.slots, s)
+		r.slotsMu.Unlock()
+		workers.Add(1)
+		go r.worker(s, workers.Done)
+	}
+	for range r.concurrency {
+		spawn()
 	}
 	// A worker whose call is abandoned is detached: the abandoner counts
 	// it done, and a new worker takes its place.
 	replace := func(s *slot) {
-		if spawn == nil || !s.detached.CompareAndSwap(false, true) {
+		if !s.detached.CompareAndSwap(false, true) {
 			return
 		}
 		r.slotsMu.Lock()
