@@ -56,9 +56,10 @@
 //
 // While the DLQ is down, a message whose write failed keeps its verdict
 // (its handler does not run again) and comes back after a delay that
-// doubles per failed write. After OutagePauseAfter failed writes in a row
-// the runner also stops taking deliveries for a while, which stops
-// pulling; the next write, successful, ends the outage. With
+// doubles per failed write; every other message is handled as usual.
+// WithOutagePause(n) adds a breaker: after n failed writes in a row the
+// runner also stops taking deliveries for a while, which stops pulling;
+// the next write, successful, ends the outage. With
 // WithConfirmedSettlement, Ack and Term are requests the server answers,
 // and the event of each delivery says whether it did.
 //

@@ -176,6 +176,24 @@ func WithBackOffMode(m BackOffMode) Option {
 	}
 }
 
+// WithOutagePause makes the runner stop taking deliveries, for a while,
+// after n DLQ writes in a row fail (OutagePauseAfter, 3, is a fair n): a
+// breaker that trades the traffic of every message for fewer refused
+// writes during a DLQ outage. The pause starts at the dead-letter retry
+// delay and doubles per further failure, up to the heartbeat interval. It
+// is off by default: then a DLQ outage parks only the messages that need
+// the DLQ (each comes back after a delay that doubles per failed write),
+// and every other message is handled as usual.
+func WithOutagePause(n int) Option {
+	return func(r *Runner) error {
+		if n < 1 {
+			return fmt.Errorf("%w: outage pause after %d failures must be at least 1", ErrInvalidOption, n)
+		}
+		r.outage.after = n
+		return nil
+	}
+}
+
 // WithConcurrency sets how many messages are handled at once (default
 // DefaultConcurrency, 4). Each runs on a worker of its own: with 1 too, a
 // call deaf to its canceled context is abandoned after the handler

@@ -302,11 +302,11 @@ func TestFailuresStayBounded(t *testing.T) {
 	}
 }
 
-// TestOutagePauses: no pause below OutagePauseAfter failed writes in a
-// row, then the base delay doubling per failure up to the ceiling; a
+// TestOutagePauses: with the breaker on (WithOutagePause), no pause
+// below OutagePauseAfter failed writes in a row, then the base delay doubling per failure up to the ceiling; a
 // successful write ends the outage.
 func TestOutagePauses(t *testing.T) {
-	var o outage
+	o := outage{after: OutagePauseAfter}
 	now := time.Unix(1000, 0)
 	base, ceiling := time.Second, 5*time.Second
 	var got []time.Duration
@@ -326,5 +326,11 @@ func TestOutagePauses(t *testing.T) {
 	o.succeeded()
 	if p := o.failed(now, base, ceiling); p != 0 {
 		t.Errorf("after a successful write, the first failure paused %v", p)
+	}
+	var off outage // the default: no breaker
+	for range 10 * OutagePauseAfter {
+		if p := off.failed(now, base, ceiling); p != 0 || off.active.Load() {
+			t.Fatalf("without WithOutagePause the runner paused %v", p)
+		}
 	}
 }
