@@ -283,8 +283,17 @@ func TestDecideUnclassified(t *testing.T) {
 		{"NATS no responders", nats.ErrNoResponders, retried, unmarked},
 		{"JetStream stream not answering", jetstream.ErrNoStreamResponse, retried, unmarked},
 		{"a plain error", errors.New("no such customer"), unmarked, unmarked},
+		{"no such host", &net.DNSError{Err: "no such host", Name: "inventry.svc", IsNotFound: true}, unmarked, unmarked},
+		{"a bare EOF (an empty input)", fmt.Errorf("decode: %w", io.EOF), unmarked, unmarked},
 		{"canceled (not by shutdown)", context.Canceled, unmarked, unmarked},
 		{"marked permanent over a timeout", retry.Permanent(fmt.Errorf("quota: %w", context.DeadlineExceeded)), marked, marked},
+	}
+	for name, err := range goneErrors() {
+		cases = append(cases, struct {
+			name         string
+			err          error
+			want, strict bus.Decision
+		}{name, err, retried, unmarked})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

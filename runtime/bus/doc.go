@@ -12,8 +12,9 @@
 //	transient error without a delay               NakWithDelay(backoff policy delay for the attempt)
 //	error marked permanent                        DLQ write, checked, then Term
 //	error without a retry marker                  as transient without a delay if WellKnownTransient
-//	                                              (timeouts, refused/reset connections, NATS timeouts and
-//	                                              no-responders), else as permanent; WithUnclassified
+//	                                              (timeouts, temporary DNS failures, refused/reset/closed
+//	                                              connections, unreachable hosts, bad database connections,
+//	                                              NATS timeouts and no-responders), else as permanent; WithUnclassified
 //	                                              (UnclassifiedPermanent) makes every one permanent
 //	undecodable payload                           NakWithDelay(5s) until delivery 3, then DLQ + Term
 //	transient error on the last delivery          DLQ write, checked, then Term

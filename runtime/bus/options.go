@@ -341,8 +341,10 @@ func WithConfirmedSettlement(js jetstream.JetStream) Option {
 
 // WithUnclassified sets what becomes of an error without a retry marker
 // (Config.Unclassified): f reports whether it is transient. The default,
-// WellKnownTransient, retries timeouts, refused and reset connections and
-// NATS timeouts and no-responders with the backoff policy's delays;
+// WellKnownTransient, retries with the backoff policy's delays what a
+// network, a database or NATS says when it is temporarily gone (timeouts,
+// temporary DNS failures, refused, reset or closed connections,
+// unreachable hosts, bad database connections, NATS no-responders);
 // WithUnclassified(UnclassifiedPermanent) dead-letters every unmarked
 // error on its first delivery, as the contract says.
 func WithUnclassified(f func(error) bool) Option {
