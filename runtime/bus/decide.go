@@ -2,10 +2,12 @@ package bus
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"syscall"
 	"time"
 
@@ -115,34 +117,63 @@ type Config struct {
 }
 
 // WellKnownTransient is the default Config.Unclassified: of the errors
-// without a retry marker, it takes as transient the failures that a retry
-// commonly cures, so that a service moved onto the runner before its errors
-// are audited does not dead-letter its first outage:
+// without a retry marker, it takes as transient what a network, a database
+// or NATS says when it is temporarily gone, so that a service moved onto
+// the runner before its errors are audited does not dead-letter
+// everything in flight during a DNS blip, a partition or a failover
+// (Watermill, asynq and River retry every error by default):
 //
 //   - context.DeadlineExceeded: a deadline of the handler's own calls (an
 //     HTTP client's timeout); the runner's handler timeout is a
 //     *TimeoutError, transient anyway, and its shutdown a context.Canceled,
 //     released anyway;
-//   - a net.Error that is a timeout;
-//   - connection reset and connection refused (syscall.ECONNRESET,
-//     syscall.ECONNREFUSED);
-//   - io.ErrUnexpectedEOF: a connection cut mid-response;
+//   - a net.Error that is a timeout, and a *net.DNSError that is
+//     temporary or a timeout (not "no such host");
+//   - a connection refused, reset or aborted, a host or network
+//     unreachable or down, a broken pipe, a connection timeout
+//     (syscall.ECONNREFUSED, ECONNRESET, ECONNABORTED, EHOSTUNREACH,
+//     ENETUNREACH, ENETDOWN, EPIPE, ETIMEDOUT);
+//   - net.ErrClosed: a use of a connection closed under the call;
+//   - io.ErrUnexpectedEOF, and io.EOF inside a *net.OpError or *url.Error:
+//     a connection closed mid-response (a bare io.EOF is also what a
+//     decoder says of an empty input, which a retry does not cure);
+//   - driver.ErrBadConn: a database connection the pool must replace;
 //   - nats.ErrTimeout, nats.ErrNoResponders and jetstream's
 //     ErrNoStreamResponse: a request to a service or stream that is down.
 //
-// Every other unmarked error is permanent.
+// Every other unmarked error is permanent. The rule: an error says the
+// other side is temporarily unreachable, not that the request is wrong.
 func WellKnownTransient(err error) bool {
-	var ne net.Error
+	var (
+		ne  net.Error
+		dns *net.DNSError
+	)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded),
 		errors.As(err, &ne) && ne.Timeout(),
-		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),
+		errors.As(err, &dns) && (dns.IsTemporary || dns.IsTimeout),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNABORTED),
+		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.ENETDOWN),
+		errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ETIMEDOUT),
+		errors.Is(err, net.ErrClosed),
 		errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, io.EOF) && fromConnection(err),
+		errors.Is(err, driver.ErrBadConn),
 		errors.Is(err, nats.ErrTimeout), errors.Is(err, nats.ErrNoResponders),
 		errors.Is(err, jetstream.ErrNoStreamResponse):
 		return true
 	}
 	return false
+}
+
+// fromConnection reports whether err comes from a network call: its chain
+// holds a *net.OpError or a *url.Error.
+func fromConnection(err error) bool {
+	var (
+		op *net.OpError
+		ue *url.Error
+	)
+	return errors.As(err, &op) || errors.As(err, &ue)
 }
 
 // UnclassifiedPermanent is the Config.Unclassified of the contract: an
@@ -184,6 +215,10 @@ type Input struct {
 	Ran bool
 	// Stopping reports that the runner is shutting down.
 	Stopping bool
+	// Draining reports that the runner is shutting down but still gives
+	// running handlers time (Drain, or a canceled Run context, before the
+	// drain timeout; not Stop).
+	Draining bool
 	// DecodeErr is set when the payload could not be decoded.
 	DecodeErr error
 	// Err is the handler's error.
@@ -214,8 +249,11 @@ type Decision struct {
 // of Config.Backoff. In order:
 //
 //  1. a failed DLQ write: NakWithDelay(DeadLetterRetryDelay), never Term;
-//  2. before the handler runs: release (Nak) when stopping, dead-letter a
-//     delivery past MaxDeliveries (ClassMaxDeliveries), else ActionHandle;
+//  2. before the handler runs: dead-letter a delivery past MaxDeliveries
+//     (ClassMaxDeliveries); when stopping, release (Nak) it, except on
+//     delivery MaxDeliveries, where a release would come back past the
+//     cap: handle it while draining, else dead-letter it (ClassShutdown);
+//     else ActionHandle;
 //  3. an undecodable payload: NakWithDelay(PoisonDelay) until delivery
 //     PoisonThreshold (or the cap), then dead-letter;
 //  4. success: Ack;
@@ -223,9 +261,11 @@ type Decision struct {
 //     release (Nak);
 //  6. a permanent error: dead-letter. An error is permanent when marked so,
 //     or when it carries no retry marker and Config.Unclassified does not
-//     take it as transient (by default WellKnownTransient takes timeouts,
-//     refused and reset connections, and NATS timeouts and no-responders;
-//     those continue as in 9);
+//     take it as transient (by default WellKnownTransient takes what a
+//     network, a database or NATS says when it is temporarily gone:
+//     timeouts, temporary DNS failures, refused, reset or closed
+//     connections, unreachable hosts, bad database connections, NATS
+//     timeouts and no-responders; those continue as in 9);
 //  7. a transient error on the last delivery (NumDelivered >= MaxDeliveries):
 //     dead-letter (ClassLastDelivery);
 //  8. a transient error that carries a delay d: NakWithDelay(d), or Nak when
@@ -278,6 +318,10 @@ func (cfg *Config) decide(in Input) Decision {
 		return cfg.nak(n, cfg.DeadLetterRetryDelay, 0, ClassDeadLetterFailed, "dead-letter write failed")
 	case !in.Ran && n > cfg.MaxDeliveries:
 		return deadLetter(ClassMaxDeliveries, 0, fmt.Sprintf("delivered %d times, over the cap of %d", n, cfg.MaxDeliveries))
+	case !in.Ran && in.Stopping && n == cfg.MaxDeliveries && in.Draining:
+		// A release would come back past the cap: with drain time left,
+		// the message is handled rather than dead-lettered unprocessed.
+		return Decision{Action: ActionHandle}
 	case !in.Ran && in.Stopping && n == cfg.MaxDeliveries:
 		// A release would come back past the cap, or, on the server's
 		// last delivery (MaxDeliver), never: the message is kept here.

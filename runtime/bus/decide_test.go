@@ -56,6 +56,12 @@ func TestDecide(t *testing.T) {
 		{name: "before handler: stopping on the cap dead-letters (a release would not come back)",
 			in:   bus.Input{NumDelivered: 10, Stopping: true},
 			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassShutdown, Reason: "runner stopping on the last delivery (10 of 10)"}},
+		{name: "before handler: draining on the cap handles it (no drain time lost, no healthy message dead-lettered)",
+			in:   bus.Input{NumDelivered: 10, Stopping: true, Draining: true},
+			want: bus.Decision{Action: bus.ActionHandle}},
+		{name: "before handler: draining below the cap still releases",
+			in:   bus.Input{NumDelivered: 9, Stopping: true, Draining: true},
+			want: bus.Decision{Action: bus.ActionNak, Class: bus.ClassShutdown, Reason: "runner stopping: released unprocessed"}},
 		{name: "before handler: stopping past the cap dead-letters as any delivery past the cap",
 			in:   bus.Input{NumDelivered: 11, Stopping: true},
 			want: bus.Decision{Action: bus.ActionDeadLetter, Class: bus.ClassMaxDeliveries, Reason: "delivered 11 times, over the cap of 10"}},
@@ -277,8 +283,17 @@ func TestDecideUnclassified(t *testing.T) {
 		{"NATS no responders", nats.ErrNoResponders, retried, unmarked},
 		{"JetStream stream not answering", jetstream.ErrNoStreamResponse, retried, unmarked},
 		{"a plain error", errors.New("no such customer"), unmarked, unmarked},
+		{"no such host", &net.DNSError{Err: "no such host", Name: "inventry.svc", IsNotFound: true}, unmarked, unmarked},
+		{"a bare EOF (an empty input)", fmt.Errorf("decode: %w", io.EOF), unmarked, unmarked},
 		{"canceled (not by shutdown)", context.Canceled, unmarked, unmarked},
 		{"marked permanent over a timeout", retry.Permanent(fmt.Errorf("quota: %w", context.DeadlineExceeded)), marked, marked},
+	}
+	for name, err := range goneErrors() {
+		cases = append(cases, struct {
+			name         string
+			err          error
+			want, strict bus.Decision
+		}{name, err, retried, unmarked})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,8 +12,9 @@
 //	transient error without a delay               NakWithDelay(backoff policy delay for the attempt)
 //	error marked permanent                        DLQ write, checked, then Term
 //	error without a retry marker                  as transient without a delay if WellKnownTransient
-//	                                              (timeouts, refused/reset connections, NATS timeouts and
-//	                                              no-responders), else as permanent; WithUnclassified
+//	                                              (timeouts, temporary DNS failures, refused/reset/closed
+//	                                              connections, unreachable hosts, bad database connections,
+//	                                              NATS timeouts and no-responders), else as permanent; WithUnclassified
 //	                                              (UnclassifiedPermanent) makes every one permanent
 //	undecodable payload                           NakWithDelay(5s) until delivery 3, then DLQ + Term
 //	transient error on the last delivery          DLQ write, checked, then Term
@@ -56,9 +57,10 @@
 //
 // While the DLQ is down, a message whose write failed keeps its verdict
 // (its handler does not run again) and comes back after a delay that
-// doubles per failed write. After OutagePauseAfter failed writes in a row
-// the runner also stops taking deliveries for a while, which stops
-// pulling; the next write, successful, ends the outage. With
+// doubles per failed write; every other message is handled as usual.
+// WithOutagePause(n) adds a breaker: after n failed writes in a row the
+// runner also stops taking deliveries for a while, which stops pulling;
+// the next write, successful, ends the outage. With
 // WithConfirmedSettlement, Ack and Term are requests the server answers,
 // and the event of each delivery says whether it did.
 //

@@ -69,44 +69,65 @@ func TestConnectionClosedWhileWorkersBusy(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // and here, after Run has returned
 }
 
-// TestShutdownOnTheLastDeliveryDeadLetters stops a runner while messages
-// on the server's last delivery (MaxDeliver 1) wait in its buffer. A
-// release (Nak) would never be redelivered: the messages would be gone,
-// neither processed nor in the DLQ. They must be dead-lettered, and the
-// server must report them terminated.
-func TestShutdownOnTheLastDeliveryDeadLetters(t *testing.T) {
-	e := newEnv(t)
-	adv := e.captureAdvisories()
-	cons := e.consumer(jetstream.ConsumerConfig{AckWait: time.Minute, MaxDeliver: 1})
-	var seqs []uint64
-	for i := range 5 {
-		seqs = append(seqs, e.publish(fmt.Sprintf("orders.%d", i), "x", nil))
-	}
-	started := make(chan struct{}, 5)
-	r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(context.Context, bus.Msg) error {
-		started <- struct{}{}
-		time.Sleep(300 * time.Millisecond)
-		return nil
-	}, bus.WithLogger(e.log), bus.WithPullMaxMessages(10))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopAfterStart(t, r, started)
-	if len(started) != 0 {
-		t.Fatalf("%d more handlers started after the stop", len(started))
-	}
-	got := e.entries()
-	if len(got) != 4 {
-		t.Fatalf("DLQ holds %d entries, want the 4 messages released at shutdown", len(got))
-	}
-	for _, en := range got {
-		if en.Class != string(bus.ClassShutdown) || en.Deliveries != 1 {
-			t.Fatalf("entry: %+v", en)
-		}
-	}
-	waitFor(t, 5*time.Second, "4 Terms", func() bool { return len(adv.terminated()) == 4 })
-	if term := adv.terminated(); slices.Contains(term, seqs[0]) {
-		t.Fatalf("terminated %v: the handled message (%d) was acked, not terminated", term, seqs[0])
+// TestShutdownOnTheLastDelivery: with MaxDeliver 1 a released message
+// never comes back. Canceling Run's context (a drain) handles the
+// buffered messages within the drain time instead of releasing them: all
+// five are acked, nothing is dead-lettered. Stop, which gives no drain
+// time, dead-letters the four no handler started (class shutdown) and
+// terminates them. The DLQ and the MSG_TERMINATED advisories tell.
+func TestShutdownOnTheLastDelivery(t *testing.T) {
+	for _, stop := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Drain", true: "Stop"}[stop], func(t *testing.T) {
+			e := newEnv(t)
+			adv := e.captureAdvisories()
+			cons := e.consumer(jetstream.ConsumerConfig{AckWait: time.Minute, MaxDeliver: 1})
+			var seqs []uint64
+			for i := range 5 {
+				seqs = append(seqs, e.publish(fmt.Sprintf("orders.%d", i), "x", nil))
+			}
+			started := make(chan struct{}, 5)
+			var r *bus.Runner
+			r, err := bus.NewRunner(t.Context(), cons, e.dlq, func(context.Context, bus.Msg) error {
+				started <- struct{}{}
+				time.Sleep(100 * time.Millisecond)
+				return nil
+			}, bus.WithLogger(e.log), bus.WithPullMaxMessages(10), bus.WithConcurrency(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stop {
+				go func() {
+					<-started
+					r.Stop()
+				}()
+				if err := r.Run(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				stopAfterStart(t, r, started)
+			}
+			got := e.entries()
+			if !stop {
+				info := e.info(cons)
+				if len(got) != 0 || len(adv.terminated()) != 0 || info.AckFloor.Stream != seqs[4] || info.NumAckPending != 0 {
+					t.Fatalf("drain: %d DLQ entries, %d terminated, ack floor %d, %d ack pending; want all 5 acked",
+						len(got), len(adv.terminated()), info.AckFloor.Stream, info.NumAckPending)
+				}
+				return
+			}
+			if len(got) != 4 {
+				t.Fatalf("DLQ holds %d entries, want the 4 messages released at shutdown", len(got))
+			}
+			for _, en := range got {
+				if en.Class != string(bus.ClassShutdown) || en.Deliveries != 1 {
+					t.Fatalf("entry: %+v", en)
+				}
+			}
+			waitFor(t, 5*time.Second, "4 Terms", func() bool { return len(adv.terminated()) == 4 })
+			if term := adv.terminated(); slices.Contains(term, seqs[0]) {
+				t.Fatalf("terminated %v: the handled message (%d) was acked, not terminated", term, seqs[0])
+			}
+		})
 	}
 }
 
@@ -178,9 +199,9 @@ func TestDrainTimeoutOnTheLastDeliveryDeadLetters(t *testing.T) {
 // grace period the runner settles the message as a transient failure
 // (heartbeats stop, the MaxAckPending slot is freed). With workers, a new
 // worker replaces the stuck one: the next message and the redelivery are
-// processed. With one worker (the Consume callback itself) the runner
-// waits for the call. Either way Run's exit is bounded and names the stuck
-// call.
+// processed, with one worker as with several (handlers never run in the
+// Consume callback, which would wait for the call). Run's exit is bounded
+// and names the stuck call.
 func TestStuckHandlerIsTimedOutAndAbandoned(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		t.Run(fmt.Sprintf("%d workers", workers), func(t *testing.T) {
@@ -218,17 +239,15 @@ func TestStuckHandlerIsTimedOutAndAbandoned(t *testing.T) {
 			if first, _ := settled(evs); !errors.As(first.Err, &te) || !te.Abandoned || first.Decision.Action != bus.ActionNakWithDelay {
 				t.Fatalf("events: %s", describe(evs))
 			}
-			if workers > 1 {
-				evs = rec.wait(t, 10*time.Second, "the next acked, the stuck one acked on redelivery", count(3))
-				acked := map[uint64]uint64{}
-				for _, ev := range evs {
-					if ev.Decision.Action == bus.ActionAck {
-						acked[ev.StreamSeq] = ev.NumDelivered
-					}
+			evs = rec.wait(t, 10*time.Second, "the next acked, the stuck one acked on redelivery", count(3))
+			acked := map[uint64]uint64{}
+			for _, ev := range evs {
+				if ev.Decision.Action == bus.ActionAck {
+					acked[ev.StreamSeq] = ev.NumDelivered
 				}
-				if acked[next] != 1 || acked[stuck] != 2 {
-					t.Fatalf("events: %s", describe(evs))
-				}
+			}
+			if acked[next] != 1 || acked[stuck] != 2 {
+				t.Fatalf("events: %s", describe(evs))
 			}
 			cancel()
 			select {

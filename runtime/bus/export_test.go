@@ -23,3 +23,8 @@ func WithConfirmTimeout(d time.Duration) Option {
 		return nil
 	}
 }
+
+// Stopping reports whether r has begun its shutdown (it no longer starts
+// handlers for new deliveries), so that a test can release a handler only
+// once the buffered messages behind it will be released.
+func Stopping(r *Runner) bool { return r.stopping.Load() }

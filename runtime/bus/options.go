@@ -21,8 +21,14 @@ const (
 	// it need not cover the longest handler; it is what a lost
 	// acknowledgement costs (acks are not confirmed: one lost in a
 	// reconnect leaves the message pending until the ack wait expires).
-	DefaultAckWait           = time.Minute
-	DefaultConcurrency       = 1
+	DefaultAckWait = time.Minute
+	// DefaultConcurrency is how many handler calls run at once. It is more
+	// than one so that a handler call that hangs (until the handler
+	// timeout, or for good when deaf to its context) does not stop the
+	// consumer: the other workers keep taking messages meanwhile, and an
+	// abandoned call's worker is replaced. Handlers must be safe for
+	// concurrent use; WithConcurrency(1) handles one message at a time.
+	DefaultConcurrency       = 4
 	DefaultPullMaxMessages   = 100
 	DefaultDeadLetterTimeout = 5 * time.Second
 	DefaultDrainTimeout      = 30 * time.Second
@@ -170,7 +176,28 @@ func WithBackOffMode(m BackOffMode) Option {
 	}
 }
 
-// WithConcurrency sets how many messages are handled at once (default 1).
+// WithOutagePause makes the runner stop taking deliveries, for a while,
+// after n DLQ writes in a row fail (OutagePauseAfter, 3, is a fair n): a
+// breaker that trades the traffic of every message for fewer refused
+// writes during a DLQ outage. The pause starts at the dead-letter retry
+// delay and doubles per further failure, up to the heartbeat interval. It
+// is off by default: then a DLQ outage parks only the messages that need
+// the DLQ (each comes back after a delay that doubles per failed write),
+// and every other message is handled as usual.
+func WithOutagePause(n int) Option {
+	return func(r *Runner) error {
+		if n < 1 {
+			return fmt.Errorf("%w: outage pause after %d failures must be at least 1", ErrInvalidOption, n)
+		}
+		r.outage.after = n
+		return nil
+	}
+}
+
+// WithConcurrency sets how many messages are handled at once (default
+// DefaultConcurrency, 4). Each runs on a worker of its own: with 1 too, a
+// call deaf to its canceled context is abandoned after the handler
+// timeout and its worker replaced.
 func WithConcurrency(n int) Option {
 	return func(r *Runner) error {
 		if n < 1 {
@@ -314,8 +341,10 @@ func WithConfirmedSettlement(js jetstream.JetStream) Option {
 
 // WithUnclassified sets what becomes of an error without a retry marker
 // (Config.Unclassified): f reports whether it is transient. The default,
-// WellKnownTransient, retries timeouts, refused and reset connections and
-// NATS timeouts and no-responders with the backoff policy's delays;
+// WellKnownTransient, retries with the backoff policy's delays what a
+// network, a database or NATS says when it is temporarily gone (timeouts,
+// temporary DNS failures, refused, reset or closed connections,
+// unreachable hosts, bad database connections, NATS no-responders);
 // WithUnclassified(UnclassifiedPermanent) dead-letters every unmarked
 // error on its first delivery, as the contract says.
 func WithUnclassified(f func(error) bool) Option {

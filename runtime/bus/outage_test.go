@@ -27,8 +27,8 @@ func (s *switchableDLQ) Write(ctx context.Context, e *dlq.Entry) error {
 	return s.store.Write(ctx, e)
 }
 
-// TestOutagePausesDeliveries: after OutagePauseAfter DLQ writes fail in a
-// row, the runner takes no delivery for the dead-letter retry delay (the
+// TestOutagePausesDeliveries: with the breaker on (WithOutagePause), after
+// OutagePauseAfter DLQ writes fail in a row, the runner takes no delivery for the dead-letter retry delay (the
 // good messages behind the dead letters wait, rather than turning the
 // outage into a churn); once the DLQ is back, every message ends acked or
 // dead-lettered, as the server tells.
@@ -59,7 +59,8 @@ func TestOutagePausesDeliveries(t *testing.T) {
 	}
 	rec := newRecorder()
 	r, err := bus.NewRunner(t.Context(), cons, dead, h, bus.WithLogger(e.log), bus.WithObserver(rec.observe),
-		bus.WithDeadLetterRetryDelay(pause), bus.WithPullMaxMessages(good+bus.OutagePauseAfter))
+		bus.WithDeadLetterRetryDelay(pause), bus.WithPullMaxMessages(good+bus.OutagePauseAfter),
+		bus.WithOutagePause(bus.OutagePauseAfter), bus.WithConcurrency(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,4 +112,46 @@ func TestOutagePausesDeliveries(t *testing.T) {
 	if n := len(e.entries()); n != bus.OutagePauseAfter {
 		t.Errorf("%d DLQ entries, want %d", n, bus.OutagePauseAfter)
 	}
+}
+
+// TestDeadLetterOutageKeepsTrafficFlowing: the DLQ stream is gone (deleted
+// on the server) while five messages fail permanently; twenty good
+// messages published after their writes failed must be acked while the
+// DLQ is still down, as the consumer's counters on the server show: the
+// five candidates parked (ack pending, redelivered later, verdict kept),
+// nothing else held. The runner used to pause every delivery after three
+// failed writes, for up to the heartbeat interval (20 s here), doubling.
+func TestDeadLetterOutageKeepsTrafficFlowing(t *testing.T) {
+	const poison, good = 5, 20
+	e := newEnv(t)
+	cons := e.consumer(bus.ConsumerConfig("worker"))
+	if err := e.js.DeleteStream(t.Context(), e.dlq.Name()); err != nil { // the DLQ goes down
+		t.Fatal(err)
+	}
+	_, rec := e.start(cons, func(_ context.Context, m bus.Msg) error {
+		if strings.HasSuffix(m.Subject(), "poison") {
+			return retry.Permanent(errors.New("unknown order type"))
+		}
+		return nil
+	}, bus.WithDeadLetterTimeout(time.Second))
+	for range poison {
+		e.publish("orders.poison", "{}", nil)
+	}
+	// Sequencing only: the runner's events say when the writes failed.
+	rec.wait(t, 10*time.Second, "the failed DLQ writes", func(evs []timed) bool {
+		n := 0
+		for _, ev := range evs {
+			if ev.DeadLetterErr != nil {
+				n++
+			}
+		}
+		return n >= poison
+	})
+	for range good {
+		e.publish("orders.good", "{}", nil)
+	}
+	waitFor(t, 10*time.Second, "the good messages acked during the outage", func() bool {
+		info := e.info(cons)
+		return info.Delivered.Stream == poison+good && info.NumPending == 0 && info.NumAckPending == poison
+	})
 }

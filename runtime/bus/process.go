@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -11,8 +12,9 @@ import (
 	"github.com/retrylint/retrylint/runtime/dlq"
 )
 
-// receive is the Consume callback. With workers it hands m to one; once
-// Run has returned it releases m instead, without running the handler.
+// receive is the Consume callback. It hands m to a worker; once Run is
+// stopping it settles m itself, without a worker. (Tests that call it
+// without Run, and so without workers, process m in the callback.)
 func (r *Runner) receive(m jetstream.Msg) {
 	if r.work == nil {
 		r.process(m, r.slots[0])
@@ -21,8 +23,28 @@ func (r *Runner) receive(m jetstream.Msg) {
 	select {
 	case r.work <- m:
 	case <-r.quit:
-		r.process(m, new(slot)) // stopping is set: Decide releases it
+		// Stopping is set: Decide releases m, or has it handled here on
+		// its last delivery while draining, in a slot the watch loop and
+		// shutdown see (heartbeats, the drain timeout), detached so that
+		// no worker replaces it.
+		s := new(slot)
+		s.detached.Store(true)
+		r.slotsMu.Lock()
+		r.slots = append(r.slots, s)
+		r.slotsMu.Unlock()
+		defer func() {
+			r.slotsMu.Lock()
+			r.slots = slices.DeleteFunc(r.slots, func(o *slot) bool { return o == s })
+			r.slotsMu.Unlock()
+		}()
+		r.process(m, s)
 	}
+}
+
+// draining reports that the runner is stopping with drain time left for
+// handlers: not Stop, and the drain timeout has not canceled them.
+func (r *Runner) draining() bool {
+	return r.stopping.Load() && !r.stopNow.Load() && r.hctx.Err() == nil
 }
 
 // process handles one delivery from start to broker action.
@@ -40,20 +62,14 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 		n, seq = md.NumDelivered, md.Sequence.Stream
 	}
 	if h := m.Headers(); h != nil {
-		if c := h.Get(dlq.HeaderReplayFor); c != "" && c != r.consumer {
-			// A replay meant for another consumer.
-			if r.confirmJS != nil {
-				r.ackedConfirmed(m, seq, n, 0)
-			} else {
-				r.acked(m, seq, n, 0)
-			}
-			return
+		if c := h.Get(dlq.HeaderReplayFor); c != "" && c != r.consumer && r.foreignReplay(m, seq, n, c) {
+			return // a replay meant for another consumer, which takes it
 		}
 	}
 	s.begin(m)
 	defer s.end()
 	r.waitOutage() // the slot holds m: heartbeats keep it while it waits
-	in := Input{NumDelivered: n, Stopping: r.stopping.Load()}
+	in := Input{NumDelivered: n, Stopping: r.stopping.Load(), Draining: r.draining()}
 	d := r.cfg.decide(in)
 	if d.Action == ActionHandle && n > 1 {
 		if v, ok := r.verdicts.take(seq); ok {

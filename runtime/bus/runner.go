@@ -77,11 +77,13 @@ type Runner struct {
 	work     chan jetstream.Msg // to the workers; never closed (see receive)
 	quit     chan struct{}      // closed at shutdown: workers stop, late deliveries are released
 	slotsMu  sync.Mutex
-	slots    []*slot // the callback's slot, or one per worker
+	slots    []*slot // one per worker (tests without Run: the callback's)
 	fails    failures
 	outage   outage   // the DLQ's health: pulling pauses while it is down
 	calls    calls    // abandoned handler calls still running, for naming them
 	verdicts verdicts // dead letters whose DLQ write failed, by stream sequence
+	targets  replayTargets
+	releases releases // shutdown releases, held until the pull request is gone
 
 	confirms *confirmer // Run's, under WithConfirmedSettlement; nil when off
 
@@ -173,6 +175,7 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		r.heartbeat = max(ackWait/3, 10*time.Millisecond)
 	}
 	r.log = r.log.With("stream", r.stream, "consumer", r.consumer)
+	r.targets.check = r.replayTargetChecker()
 	if r.serverMax == 1 && r.js == nil {
 		r.log.Info("bus: consumer MaxDeliver 1 leaves no redelivery; a DLQ write that fails is retried in process, and a crash during it is only caught with WithAdvisories",
 			"max_deliver", r.serverMax)
@@ -185,8 +188,10 @@ func (r *Runner) Config() Config { return r.cfg }
 
 // Run consumes until ctx is done or the consumer goes away. At shutdown it
 // stops pulling, releases buffered messages that no handler has started
-// (Nak: another worker may take them at once), and waits for running
-// handlers up to the drain timeout, after which their context is canceled.
+// (Nak, once its pull request is gone: another worker may take them at
+// once, and they do not come back here), handles those on their last
+// delivery, and waits for running handlers up to the drain timeout, after
+// which their context is canceled.
 // It returns nil after a shutdown through ctx, and an error wrapping
 // ErrConsumerGone when the consumer or the connection is gone. Its exit is
 // bounded: a handler that ignores its canceled context is abandoned after
@@ -218,27 +223,26 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	bgctx, bgcancel := context.WithCancel(hctx)
 	var bg, workers sync.WaitGroup
 	defer func() { bgcancel(); bg.Wait() }()
-	var spawn func()
-	if r.concurrency > 1 {
-		r.work = make(chan jetstream.Msg)
-		spawn = func() {
-			s := new(slot)
-			r.slotsMu.Lock()
-			r.slots = append(r.slots, s)
-			r.slotsMu.Unlock()
-			workers.Add(1)
-			go r.worker(s, workers.Done)
-		}
-		for range r.concurrency {
-			spawn()
-		}
-	} else {
-		r.slots = []*slot{new(slot)}
+	// Handlers run on workers, also with a concurrency of 1: the Consume
+	// callback only hands messages over, so that a call deaf to its
+	// context can be abandoned and its worker replaced, rather than hold
+	// the callback, and with it the consumer, until it returns.
+	r.work = make(chan jetstream.Msg)
+	spawn := func() {
+		s := new(slot)
+		r.slotsMu.Lock()
+		r.slots = append(r.slots, s)
+		r.slotsMu.Unlock()
+		workers.Add(1)
+		go r.worker(s, workers.Done)
+	}
+	for range r.concurrency {
+		spawn()
 	}
 	// A worker whose call is abandoned is detached: the abandoner counts
 	// it done, and a new worker takes its place.
 	replace := func(s *slot) {
-		if spawn == nil || !s.detached.CompareAndSwap(false, true) {
+		if !s.detached.CompareAndSwap(false, true) {
 			return
 		}
 		r.slotsMu.Lock()
@@ -274,6 +278,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	if err != nil {
 		close(r.quit)
 		workers.Wait()
+		r.releaseHeld()
 		return fmt.Errorf("bus: consume: %w", err)
 	}
 
@@ -317,13 +322,18 @@ func (r *Runner) worker(s *slot, done func()) {
 // the drain timeout the handlers' context is canceled; calls deaf to it are
 // abandoned after HandlerTimeoutGrace (their messages released, their
 // workers detached), so that shutdown is bounded.
+//
+// Releases are held until the pull subscription is closed (see releases),
+// and sent before shutdown returns in any case.
 func (r *Runner) shutdown(cc jetstream.ConsumeContext, workers *sync.WaitGroup, replace func(*slot), hcancel context.CancelFunc) {
 	r.stopping.Store(true)
 	cc.Drain()
 	close(r.quit)
+	defer r.releaseHeld() // when Closed never came (a closed connection: the Naks fail, the ack wait redelivers)
 	idle := make(chan struct{})
 	go func() {
 		<-cc.Closed()
+		r.releaseHeld()
 		workers.Wait()
 		close(idle)
 	}()

@@ -160,7 +160,14 @@ func TestProcessWhileStoppingReleases(t *testing.T) {
 	r := testRunner(t, j, &fakeDLQ{j: j}, func(context.Context, Msg) error { t.Fatal("handler ran while stopping"); return nil })
 	r.stopping.Store(true)
 	r.process(delivery(j, 1), r.slots[0])
-	if got := j.get(); !slices.Equal(got, []string{"nak"}) {
+	// The release waits for the pull request to be gone (releaseHeld),
+	// and later ones go at once.
+	if got := j.get(); len(got) != 0 {
+		t.Fatalf("calls before the pull request is gone = %q", got)
+	}
+	r.releaseHeld()
+	r.process(delivery(j, 2), r.slots[0])
+	if got := j.get(); !slices.Equal(got, []string{"nak", "nak"}) {
 		t.Fatalf("calls = %q", got)
 	}
 }
@@ -295,11 +302,11 @@ func TestFailuresStayBounded(t *testing.T) {
 	}
 }
 
-// TestOutagePauses: no pause below OutagePauseAfter failed writes in a
-// row, then the base delay doubling per failure up to the ceiling; a
+// TestOutagePauses: with the breaker on (WithOutagePause), no pause
+// below OutagePauseAfter failed writes in a row, then the base delay doubling per failure up to the ceiling; a
 // successful write ends the outage.
 func TestOutagePauses(t *testing.T) {
-	var o outage
+	o := outage{after: OutagePauseAfter}
 	now := time.Unix(1000, 0)
 	base, ceiling := time.Second, 5*time.Second
 	var got []time.Duration
@@ -319,5 +326,11 @@ func TestOutagePauses(t *testing.T) {
 	o.succeeded()
 	if p := o.failed(now, base, ceiling); p != 0 {
 		t.Errorf("after a successful write, the first failure paused %v", p)
+	}
+	var off outage // the default: no breaker
+	for range 10 * OutagePauseAfter {
+		if p := off.failed(now, base, ceiling); p != 0 || off.active.Load() {
+			t.Fatalf("without WithOutagePause the runner paused %v", p)
+		}
 	}
 }

@@ -39,7 +39,13 @@ const maxUnconfirmed = 1024
 // worker (the next delivery does not wait for it); ev is reported when the
 // answer, or the timeout, is in. Naks stay fire-and-forget: a lost Nak
 // costs a redelivery after the ack wait, which is what it asked for.
+//
+// A release at shutdown is held until the pull request is gone (see
+// releases).
 func (r *Runner) finish(m jetstream.Msg, s send, ev Event) {
+	if s.kind == sendNak && ev.Decision.Class == ClassShutdown && r.releases.hold(m, ev) {
+		return
+	}
 	switch {
 	case r.confirms != nil && s.kind == sendAck:
 		r.confirms.send(m.Reply(), ackBody, ev)

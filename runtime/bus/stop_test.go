@@ -57,6 +57,11 @@ func TestDrainAndStop(t *testing.T) {
 				t.Fatal("Run did not return")
 			}
 			ev := rec.wait(t, time.Second, "the event", count(1))[0]
+			if !stop && ev.Decision.Action == bus.ActionAck {
+				// Acks are fire-and-forget: the server applies this one
+				// soon after Run returns.
+				waitFor(t, 5*time.Second, "the ack applied", func() bool { return e.info(cons).NumAckPending == 0 })
+			}
 			info := e.info(cons)
 			switch {
 			case !stop && (ev.Decision.Action != bus.ActionAck || info.NumAckPending != 0 || info.NumPending != 0):

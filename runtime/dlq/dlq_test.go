@@ -226,11 +226,60 @@ func TestRedactor(t *testing.T) {
 	if e.Header.Get("Trace-Id") != "abc" || string(e.Data) != `{"order":42}` {
 		t.Fatal("the redactor changed the caller's entry")
 	}
-	if err := st.Write(t.Context(), sample(99)); !errors.Is(err, dlq.ErrRedacted) || !errors.Is(err, fail) {
+	// A redactor that fails: the evidence alone is stored, flagged, with
+	// neither payload nor headers nor error text.
+	if err := st.Write(t.Context(), sample(99)); err != nil {
 		t.Fatalf("Write with failing redactor: %v", err)
 	}
-	if n := count(t, st); n != 1 {
-		t.Fatalf("DLQ holds %d entries, want 1 (nothing stored when redaction fails)", n)
+	all := entries(t, st)
+	if len(all) != 2 {
+		t.Fatalf("DLQ holds %d entries, want 2", len(all))
+	}
+	min, want := all[1], sample(99)
+	if !min.Reduced || min.ReducedWhy != dlq.ReducedRedactor || len(min.Data) != 0 || len(min.Header) != 0 ||
+		strings.Contains(min.Error, "card") || len(min.ErrorTypes) != 0 {
+		t.Fatalf("minimal entry: %+v", min)
+	}
+	if min.ID() != want.ID() || min.Subject != want.Subject || min.Deliveries != want.Deliveries ||
+		min.Class != want.Class || min.Handler != want.Handler || !min.LastFailure.Equal(want.LastFailure) {
+		t.Fatalf("minimal entry lost evidence: %+v", min)
+	}
+	if err := st.Write(t.Context(), sample(99)); err != nil || count(t, st) != 2 {
+		t.Fatalf("a second write of the minimal entry: %v, %d entries; want it stored once", err, count(t, st))
+	}
+	if _, err := st.Replay(t.Context(), dlq.ReplaySeqs(min.Seq)); !errors.Is(err, dlq.ErrTruncated) {
+		t.Fatalf("Replay of a minimal entry: %v, want ErrTruncated", err)
+	}
+}
+
+// TestEntryOverMaxMsgSizeIsStoredMinimal: a DLQ stream whose MaxMsgSize
+// (1 KiB) even the reduced entry exceeds (it keeps 4 KiB of error text):
+// the entry is stored minimal, its error text cut, flagged, as the stream
+// on the server holds it; a smaller one is stored in full.
+func TestEntryOverMaxMsgSizeIsStoredMinimal(t *testing.T) {
+	t.Parallel()
+	srv := natstest.Start(t)
+	_, js := srv.MustConnect(t)
+	if _, err := js.CreateStream(t.Context(), jetstream.StreamConfig{Name: "DLQ", Subjects: []string{"dlq.>"}, MaxMsgSize: 1024}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := dlq.New(t.Context(), js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := sample(1)
+	big.Error = strings.Repeat("upstream said: no ", 300)
+	if err := st.Write(t.Context(), big); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	got := entries(t, st)
+	if len(got) != 1 {
+		t.Fatalf("DLQ holds %d entries, want 1", len(got))
+	}
+	min := got[0]
+	if !min.Reduced || min.ReducedWhy != dlq.ReducedTooLarge || len(min.Data) != 0 || len(min.Header) != 0 ||
+		len(min.Error) > 300 || !strings.HasPrefix(min.Error, "upstream said: no") || min.ID() != big.ID() {
+		t.Fatalf("entry: reduced %v (%s), %d bytes of data, %d of error text", min.Reduced, min.ReducedWhy, len(min.Data), len(min.Error))
 	}
 }
 
@@ -239,6 +288,9 @@ func TestReplayRepublishes(t *testing.T) {
 	ctx := t.Context()
 	orders, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := orders.CreateConsumer(ctx, jetstream.ConsumerConfig{Durable: "billing", AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
 		t.Fatal(err)
 	}
 	for i := uint64(1); i <= 3; i++ {
@@ -287,6 +339,67 @@ func TestReplayRepublishes(t *testing.T) {
 	}
 	if _, err := st.Replay(ctx, dlq.ReplayFilter(nil)); !errors.Is(err, dlq.ErrInvalidOption) {
 		t.Fatalf("ReplayFilter(nil): %v", err)
+	}
+}
+
+// TestReplayRefusesAMissingConsumer: entries failed by consumer billing
+// are not replayed while billing does not exist, nor to a consumer whose
+// filter does not take their subject: nothing reaches ORDERS and the DLQ
+// keeps every entry, as the server tells. ReplayTo a consumer that takes
+// them replays them, marked for it.
+func TestReplayRefusesAMissingConsumer(t *testing.T) {
+	js, st := setup(t)
+	ctx := t.Context()
+	orders, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []jetstream.ConsumerConfig{
+		{Durable: "billing-v2", FilterSubject: "orders.>"},
+		{Durable: "refunds", FilterSubjects: []string{"orders.refund", "orders.*.refund"}},
+	} {
+		c.AckPolicy = jetstream.AckExplicitPolicy
+		if _, err := orders.CreateConsumer(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := uint64(1); i <= 2; i++ {
+		e := sample(i)
+		e.Subject = "orders.n" + strconv.FormatUint(i, 10)
+		if err := st.Write(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs := func() uint64 {
+		info, err := orders.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.Msgs
+	}
+	for name, opts := range map[string][]dlq.ReplayOption{
+		"to the consumer that failed them, deleted": {dlq.ReplayDelete()},
+		"to a consumer that does not exist":         {dlq.ReplayTo("billing-v3"), dlq.ReplayDelete()},
+		"to a consumer that does not take them":     {dlq.ReplayTo("refunds"), dlq.ReplayDelete()},
+	} {
+		done, err := st.Replay(ctx, opts...)
+		if !errors.Is(err, dlq.ErrNoConsumer) || len(done) != 0 {
+			t.Errorf("Replay %s = %d replayed, %v; want none and ErrNoConsumer", name, len(done), err)
+		}
+		if n, left := msgs(), len(entries(t, st)); n != 0 || left != 2 {
+			t.Fatalf("after the replay %s: ORDERS holds %d, the DLQ %d; want 0 and 2", name, n, left)
+		}
+	}
+	done, err := st.Replay(ctx, dlq.ReplayTo("billing-v2"))
+	if err != nil || len(done) != 2 {
+		t.Fatalf("ReplayTo(billing-v2) = %d replayed, %v", len(done), err)
+	}
+	m, err := orders.GetMsg(ctx, done[0].Ack.Sequence)
+	if err != nil || m.Header.Get(dlq.HeaderReplayFor) != "billing-v2" {
+		t.Fatalf("replayed copy: %v, %v", err, m)
+	}
+	if _, err := st.Replay(ctx, dlq.ReplayTo("a.b")); !errors.Is(err, dlq.ErrInvalidOption) {
+		t.Fatalf("ReplayTo(a.b): %v", err)
 	}
 }
 

@@ -28,6 +28,7 @@ const (
 	HeaderHandler      = "Dlq-Handler"       // handler that failed on it
 	HeaderOriginalSize = "Dlq-Original-Size" // original payload size, set when the payload was truncated
 	HeaderReduced      = "Dlq-Reduced"       // set on an entry stored without its payload and original headers
+	HeaderReducedWhy   = "Dlq-Reduced-Why"   // why it was: ReducedTooLarge or ReducedRedactor
 	HeaderOrigPrefix   = "Dlq-Orig-"         // prefix of the original headers
 )
 
@@ -37,6 +38,15 @@ var ErrNotEntry = errors.New("dlq: not a DLQ entry")
 
 // maxErrorText bounds the error text kept in an entry.
 const maxErrorText = 4096
+
+// maxMinimalErrorText bounds the error text of a minimal entry.
+const maxMinimalErrorText = 256
+
+// Reasons an entry is reduced (Entry.ReducedWhy).
+const (
+	ReducedTooLarge = "too large for the DLQ stream"
+	ReducedRedactor = "redactor failed"
+)
 
 // Entry is a dead-lettered message and the evidence of why.
 type Entry struct {
@@ -74,6 +84,10 @@ type Entry struct {
 	// stream accepted, no longer fits beside the evidence). A reduced
 	// entry keeps the evidence and cannot be replayed.
 	Reduced bool
+	// ReducedWhy says why an entry is reduced: ReducedTooLarge, or
+	// ReducedRedactor (the Redactor failed: the entry is minimal, its
+	// error text withheld, since the redactor may have had to mask it).
+	ReducedWhy string
 
 	// Set on entries read from the DLQ stream.
 	Seq     uint64    // sequence in the DLQ stream
@@ -170,6 +184,7 @@ func (e *Entry) header() nats.Header {
 	}
 	if e.Reduced {
 		set(HeaderReduced, "true")
+		set(HeaderReducedWhy, escaper.Replace(e.ReducedWhy))
 	}
 	for k, vs := range e.Header {
 		h[HeaderOrigPrefix+k] = append([]string(nil), vs...)
@@ -222,6 +237,7 @@ func Decode(h nats.Header, data []byte, seq uint64, written time.Time) (*Entry, 
 	e.Deliveries = num(HeaderDeliveries)
 	e.OriginalSize = int(num(HeaderOriginalSize))
 	e.Reduced = h.Get(HeaderReduced) == "true"
+	e.ReducedWhy = unescaper.Replace(h.Get(HeaderReducedWhy))
 	e.Stored = when(HeaderStored)
 	e.FirstFailure = when(HeaderFirstFailure)
 	e.LastFailure = when(HeaderLastFailure)

@@ -22,10 +22,12 @@ var ErrTruncated = errors.New("dlq: payload was truncated; entry cannot be repla
 const HeaderReplayOf = "Dlq-Replay-Of"
 
 // HeaderReplayFor is set on a replayed message to the consumer whose
-// handler failed it. A replay goes to the original subject, where every
-// consumer of the stream sees it; bus runners of other consumers Ack such
-// a message without running their handler, so only the failed consumer
-// processes it again.
+// handler failed it (or the one ReplayTo names). A replay goes to the
+// original subject, where every consumer of the stream sees it; bus
+// runners of other consumers Ack such a message without running their
+// handler once they have checked that the named consumer exists and takes
+// the subject, so only that consumer processes it again. Replay refuses a
+// consumer that does not (ErrNoConsumer).
 const HeaderReplayFor = "Dlq-Replay-For"
 
 // fetchWait bounds each wait for the next entry while reading the stream.
@@ -89,6 +91,18 @@ func (s *Store) Entries(ctx context.Context) iter.Seq2[*Entry, error] {
 	}
 }
 
+// replayable returns an error wrapping ErrTruncated for an entry stored
+// without its full payload: replaying it would publish a corrupt message.
+func replayable(e *Entry) error {
+	if e.Reduced {
+		return fmt.Errorf("%w: seq %d was stored without its payload and headers", ErrTruncated, e.Seq)
+	}
+	if e.Truncated() {
+		return fmt.Errorf("%w: seq %d (%d of %d bytes kept)", ErrTruncated, e.Seq, len(e.Data), e.OriginalSize)
+	}
+	return nil
+}
+
 // Delete removes the entry stored at seq.
 func (s *Store) Delete(ctx context.Context, seq uint64) error {
 	if err := s.stream.DeleteMsg(ctx, seq); err != nil {
@@ -105,8 +119,26 @@ type replayOpts struct {
 	seqs     map[uint64]bool
 	filter   func(*Entry) bool
 	delete   bool
+	to       string
 	progress func(done int, r Replayed)
 }
+
+// ReplayTo replays the chosen entries to consumer instead of the consumer
+// that failed each: for a service that moved to a new durable (a
+// versioned, blue/green or recreated consumer). The consumer must exist on
+// each entry's stream and take its subject.
+func ReplayTo(consumer string) ReplayOption {
+	return func(o *replayOpts) error {
+		if consumer == "" || strings.ContainsAny(consumer, ".*> \t\r\n") {
+			return fmt.Errorf("%w: replay target consumer %q", ErrInvalidOption, consumer)
+		}
+		o.to = consumer
+		return nil
+	}
+}
+
+// maxRefusals bounds the refusals Replay's error lists.
+const maxRefusals = 10
 
 // ReplayProgress calls f after each entry is republished (and deleted,
 // with ReplayDelete), with the number replayed so far: a long replay can
@@ -171,8 +203,15 @@ type Replayed struct {
 // HeaderReplayOf to the DLQ sequence, so that running the same replay twice
 // within the origin stream's duplicate window publishes once.
 //
-// Replay stops at the first failure and returns what it replayed so far with
-// the error. An entry whose payload was truncated fails with ErrTruncated.
+// Before it republishes anything, Replay checks that the consumer each
+// chosen entry goes to (the one that failed it, or ReplayTo's) exists on
+// the entry's stream and takes its subject; if one does not, it replays
+// nothing and returns an error wrapping ErrNoConsumer that names them. An
+// entry that names no consumer goes to every consumer of its stream.
+//
+// An entry whose payload was truncated fails with ErrTruncated, also before
+// anything is republished. Replay stops at the first failure and returns
+// what it replayed so far with the error.
 func (s *Store) Replay(ctx context.Context, opts ...ReplayOption) ([]Replayed, error) {
 	var o replayOpts
 	for _, opt := range opts {
@@ -180,19 +219,51 @@ func (s *Store) Replay(ctx context.Context, opts ...ReplayOption) ([]Replayed, e
 			return nil, err
 		}
 	}
+	chosen := func(e *Entry) bool {
+		return (o.seqs == nil || o.seqs[e.Seq]) && (o.filter == nil || o.filter(e))
+	}
+	t := &targets{js: s.js}
+	// First pass: refuse the whole replay rather than leave it half done.
+	var refused []error
+	n := 0
+	for e, err := range s.Entries(ctx) {
+		if err != nil {
+			return nil, err
+		}
+		if !chosen(e) {
+			continue
+		}
+		if err := replayable(e); err != nil {
+			return nil, err
+		}
+		if err := t.check(ctx, e, o.to); err != nil {
+			if !errors.Is(err, ErrNoConsumer) {
+				return nil, err
+			}
+			if n++; len(refused) < maxRefusals {
+				refused = append(refused, err)
+			}
+		}
+	}
+	if n > 0 {
+		if n > len(refused) {
+			refused = append(refused, fmt.Errorf("and %d more", n-len(refused)))
+		}
+		return nil, fmt.Errorf("dlq: replay refused for %d entries: %w", n, errors.Join(refused...))
+	}
 	var done []Replayed
 	for e, err := range s.Entries(ctx) {
 		if err != nil {
 			return done, err
 		}
-		if o.seqs != nil && !o.seqs[e.Seq] || o.filter != nil && !o.filter(e) {
+		if !chosen(e) {
 			continue
 		}
-		if e.Reduced {
-			return done, fmt.Errorf("%w: seq %d was stored without its payload and headers", ErrTruncated, e.Seq)
+		if err := t.check(ctx, e, o.to); err != nil { // an entry written since the first pass
+			return done, err
 		}
-		if e.Truncated() {
-			return done, fmt.Errorf("%w: seq %d (%d of %d bytes kept)", ErrTruncated, e.Seq, len(e.Data), e.OriginalSize)
+		if err := replayable(e); err != nil {
+			return done, err
 		}
 		m := nats.NewMsg(e.Subject)
 		for k, vs := range e.Header {
@@ -203,8 +274,8 @@ func (s *Store) Replay(ctx context.Context, opts ...ReplayOption) ([]Replayed, e
 		}
 		seq := strconv.FormatUint(e.Seq, 10)
 		m.Header[HeaderReplayOf] = []string{seq}
-		if e.Consumer != "" {
-			m.Header[HeaderReplayFor] = []string{e.Consumer}
+		if c := target(e, o.to); c != "" {
+			m.Header[HeaderReplayFor] = []string{c}
 		}
 		m.Data = e.Data
 		ack, err := s.js.PublishMsg(ctx, m, jetstream.WithMsgID("dlq-replay."+s.name+"."+seq))

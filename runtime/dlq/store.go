@@ -31,8 +31,9 @@ var (
 	// not capture the DLQ subjects.
 	ErrStreamConfig = errors.New("dlq: stream does not capture the DLQ subjects")
 	// ErrRedacted is wrapped by the error Write returns when the Redactor
-	// fails: the entry is not stored, since storing it unredacted could leak
-	// what the redactor protects.
+	// fails and the minimal entry Write then stores instead (the evidence
+	// without payload, headers or error text, which could leak what the
+	// redactor protects) could not be stored either.
 	ErrRedacted = errors.New("dlq: redactor failed")
 	// ErrTooLarge is returned by Write when the entry's headers alone exceed
 	// the server's max_payload, so that no part of the payload fits.
@@ -242,20 +243,69 @@ func (s *Store) Subject(e *Entry) string { return s.prefix + "." + e.ID() }
 // returned, wrapped: the caller must then keep the message for redelivery
 // and must not terminate it. e is not modified.
 //
-// An entry that does not fit the stream's limits whatever its payload (its
-// headers are too large) is stored reduced (see Entry.Reduced), so that a
-// deterministic refusal does not keep the message in redelivery forever.
+// A refusal that no retry can cure does not keep the message in
+// redelivery forever:
+//
+//   - an entry that does not fit the stream's limits (a header near the
+//     64 KiB limit, a MaxMsgSize) is stored reduced (see Entry.Reduced):
+//     without its payload and original headers; if that does not fit
+//     either, minimal: the evidence alone, the error text cut to 256
+//     bytes;
+//   - an entry the Redactor fails on (a JSON-parsing redactor fails on
+//     exactly the undecodable messages) is stored minimal, without
+//     payload, headers or error text, since storing what the redactor
+//     could not mask could leak what it protects.
+//
+// Either is flagged (Reduced, ReducedWhy) and cannot be replayed.
 func (s *Store) Write(ctx context.Context, e *Entry) error {
 	err := s.write(ctx, e)
-	if !tooLarge(err) {
+	switch {
+	case errors.Is(err, ErrRedacted):
+		if err2 := s.writeMinimal(ctx, e, ReducedRedactor); err2 != nil {
+			return fmt.Errorf("%w; nor could its minimal form be stored: %w", err, err2)
+		}
+		return nil
+	case !tooLarge(err):
 		return err
 	}
 	r := *e
-	r.Header, r.Data, r.Reduced = nil, nil, true
-	if err := s.write(ctx, &r); err != nil {
+	r.Header, r.Data, r.Reduced, r.ReducedWhy = nil, nil, true, ReducedTooLarge
+	err = s.write(ctx, &r)
+	switch {
+	case err == nil:
+		return nil
+	case tooLarge(err):
+		err = s.writeMinimal(ctx, e, ReducedTooLarge)
+	case errors.Is(err, ErrRedacted):
+		err = s.writeMinimal(ctx, e, ReducedRedactor)
+	}
+	if err != nil {
 		return fmt.Errorf("dlq: the entry did not fit, nor did its reduced form: %w", err)
 	}
 	return nil
+}
+
+// writeMinimal stores the evidence of e alone: its identity (so the write
+// stays idempotent with e's), counts, times, class and handler, and the
+// error text cut short, or withheld when the redactor failed. It does not
+// run the redactor, which has nothing left to mask.
+func (s *Store) writeMinimal(ctx context.Context, e *Entry, why string) error {
+	m := &Entry{
+		Subject: e.Subject, Stream: e.Stream, Consumer: e.Consumer,
+		StreamSeq: e.StreamSeq, ConsumerSeq: e.ConsumerSeq, Stored: e.Stored,
+		Deliveries: e.Deliveries, FirstFailure: e.FirstFailure, LastFailure: e.LastFailure,
+		Class: e.Class, RetryDelay: e.RetryDelay, Handler: e.Handler,
+		Reduced: true, ReducedWhy: why,
+	}
+	if why == ReducedRedactor {
+		m.Error = "error text withheld: the redactor failed on this entry"
+	} else {
+		m.Error = e.Error
+		if len(m.Error) > maxMinimalErrorText {
+			m.Error = strings.ToValidUTF8(m.Error[:maxMinimalErrorText], "") + "…"
+		}
+	}
+	return s.publish(ctx, m)
 }
 
 func (s *Store) write(ctx context.Context, e *Entry) error {
@@ -267,6 +317,11 @@ func (s *Store) write(ctx context.Context, e *Entry) error {
 			return fmt.Errorf("%w: entry %s: %w", ErrRedacted, c.ID(), err)
 		}
 	}
+	return s.publish(ctx, &c)
+}
+
+// publish stores c, which it may modify, as it is.
+func (s *Store) publish(ctx context.Context, c *Entry) error {
 	id := c.ID()
 	c.OriginalSize = 0
 	m := nats.NewMsg(s.prefix + "." + id)

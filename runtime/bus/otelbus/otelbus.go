@@ -20,6 +20,7 @@ package otelbus
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -210,6 +211,16 @@ func (in *Instrumentation) DeadLetterWriter(w bus.DeadLetterWriter) bus.DeadLett
 type deadLetterWriter struct {
 	in *Instrumentation
 	w  bus.DeadLetterWriter
+}
+
+// ConsumerTakes forwards to the wrapped writer, so that the runner can
+// still check the consumer a replayed copy is meant for (see
+// bus.ReplayTargetChecker); errors.ErrUnsupported when it cannot.
+func (d *deadLetterWriter) ConsumerTakes(ctx context.Context, stream, consumer, subject string) (bool, error) {
+	if c, ok := d.w.(bus.ReplayTargetChecker); ok {
+		return c.ConsumerTakes(ctx, stream, consumer, subject)
+	}
+	return false, errors.ErrUnsupported
 }
 
 func (d *deadLetterWriter) Write(ctx context.Context, e *dlq.Entry) error {

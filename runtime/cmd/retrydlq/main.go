@@ -13,7 +13,10 @@
 // subject pattern, * and > wildcards), -class, -consumer, -since and -until
 // (RFC 3339 times, or durations back from now: -since 2h). Replay and
 // purge without any of those act on every entry. Replay prints its
-// progress on stderr.
+// progress on stderr; it goes to the consumer that failed each entry, or
+// to -to-consumer NAME, and refuses, replaying nothing, when that consumer
+// does not exist or does not take an entry's subject (the other
+// consumers' runners would ack the copy away).
 package main
 
 import (
@@ -48,7 +51,7 @@ const usage = `usage: retrydlq list|show|replay|purge [flags]
 
   list    [flags]        entries, as a table or -json
   show    [flags] SEQ    one entry: evidence, headers, payload
-  replay  [flags]        republish the chosen entries to the consumers that failed them
+  replay  [flags]        republish the chosen entries to the consumers that failed them (-to-consumer: to another)
   purge   [flags] -yes   delete the chosen entries
 
 Run 'retrydlq COMMAND -h' for its flags.
@@ -76,6 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		c.filterFlags(fs)
 		fs.BoolVar(&c.delete, "delete", false, "delete each entry once its republish is confirmed")
 		fs.BoolVar(&c.dryRun, "dry-run", false, "list what would be replayed, and replay nothing")
+		fs.StringVar(&c.toConsumer, "to-consumer", "", "replay to this consumer instead of the one that failed each entry (it must exist and take the subject)")
 	case "purge":
 		c.filterFlags(fs)
 		fs.BoolVar(&c.yes, "yes", false, "confirm: delete the chosen entries")
@@ -110,7 +114,7 @@ type command struct {
 
 	server, creds, tlsCA, tlsCert, tlsKey, stream string
 	json, delete, dryRun, yes                     bool
-	seqText, subject, class, consumer             string
+	seqText, subject, class, consumer, toConsumer string
 	sinceText, untilText                          string
 
 	seqs         map[uint64]bool
@@ -176,6 +180,9 @@ func (c *command) check(rest []string) error {
 	if c.until, err = when(c.untilText, time.Now()); err != nil {
 		return fmt.Errorf("-until: %v", err)
 	}
+	if c.toConsumer != "" && strings.ContainsAny(c.toConsumer, ".*> \t\r\n") {
+		return fmt.Errorf("-to-consumer: bad consumer name %q", c.toConsumer)
+	}
 	if c.name == "purge" && !c.yes {
 		return errors.New("purge deletes entries for good: confirm with -yes")
 	}
@@ -201,28 +208,11 @@ func when(s string, now time.Time) (time.Time, error) {
 // chosen reports whether the filters choose e.
 func (c *command) chosen(e *dlq.Entry) bool {
 	return (c.seqs == nil || c.seqs[e.Seq]) &&
-		(c.subject == "" || subjectMatches(c.subject, e.Subject)) &&
+		(c.subject == "" || dlq.MatchSubject(c.subject, e.Subject)) &&
 		(c.class == "" || e.Class == c.class) &&
 		(c.consumer == "" || e.Consumer == c.consumer) &&
 		(c.since.IsZero() || !e.Written.Before(c.since)) &&
 		(c.until.IsZero() || e.Written.Before(c.until))
-}
-
-// subjectMatches matches a subject against a NATS pattern: * is one token,
-// a final > one or more.
-func subjectMatches(pattern, subject string) bool {
-	p, s := strings.Split(pattern, "."), strings.Split(subject, ".")
-	for i, tok := range p {
-		switch {
-		case tok == ">" && i == len(p)-1:
-			return len(s) > i
-		case i >= len(s):
-			return false
-		case tok != "*" && tok != s[i]:
-			return false
-		}
-	}
-	return len(p) == len(s)
 }
 
 func (c *command) connect() (*nats.Conn, error) {
@@ -309,7 +299,11 @@ func (c *command) replay(ctx context.Context, store *dlq.Store) error {
 		if c.chosen(e) {
 			total++
 			if c.dryRun {
-				fmt.Fprintf(c.stdout, "would replay %d to %s (consumer %s)\n", e.Seq, e.Subject, e.Consumer)
+				to := e.Consumer
+				if c.toConsumer != "" {
+					to = c.toConsumer
+				}
+				fmt.Fprintf(c.stdout, "would replay %d to %s (consumer %s)\n", e.Seq, e.Subject, to)
 			}
 		}
 	}
@@ -329,6 +323,9 @@ func (c *command) replay(ctx context.Context, store *dlq.Store) error {
 	}
 	if c.delete {
 		opts = append(opts, dlq.ReplayDelete())
+	}
+	if c.toConsumer != "" {
+		opts = append(opts, dlq.ReplayTo(c.toConsumer))
 	}
 	done, err := store.Replay(ctx, opts...)
 	for _, r := range done {

@@ -23,10 +23,16 @@ func fixture(t *testing.T) (url string, js jetstream.JetStream, store *dlq.Store
 	srv := natstest.Start(t)
 	_, js = srv.MustConnect(t)
 	ctx := t.Context()
-	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}}); err != nil {
+	orders, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "ORDERS", Subjects: []string{"orders.>"}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := dlq.New(ctx, js)
+	for _, c := range []string{"billing", "shipping"} {
+		if _, err := orders.CreateConsumer(ctx, jetstream.ConsumerConfig{Durable: c, AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store, err = dlq.New(ctx, js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +121,60 @@ func TestReplay(t *testing.T) {
 	}
 }
 
+// TestReplayToAConsumerThatIsGone: with the billing consumer deleted,
+// replaying its entries is refused (exit 1, naming the consumer): ORDERS
+// gets no copy and the DLQ keeps them, as the server tells; -to-consumer
+// names the consumer that took over.
+func TestReplayToAConsumerThatIsGone(t *testing.T) {
+	url, js, store := fixture(t)
+	ctx := t.Context()
+	orders, err := js.Stream(ctx, "ORDERS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := orders.DeleteConsumer(ctx, "billing"); err != nil {
+		t.Fatal(err)
+	}
+	dlqLen := func() int {
+		n := 0
+		for _, err := range store.Entries(ctx) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		return n
+	}
+	ordersLen := func() uint64 {
+		info, err := orders.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.Msgs
+	}
+	r := runCmd(t, "replay", "-server", url, "-consumer", "billing", "-delete")
+	if r.code != 1 || !strings.Contains(r.stderr, "consumer billing on stream ORDERS") {
+		t.Fatalf("replay to a deleted consumer: %+v", r)
+	}
+	if n, m := dlqLen(), ordersLen(); n != 3 || m != 0 {
+		t.Fatalf("after the refused replay: DLQ %d entries, ORDERS %d messages; want 3 and 0", n, m)
+	}
+	if _, err := orders.CreateConsumer(ctx, jetstream.ConsumerConfig{Durable: "billing-v2", AckPolicy: jetstream.AckExplicitPolicy}); err != nil {
+		t.Fatal(err)
+	}
+	r = runCmd(t, "replay", "-server", url, "-consumer", "billing", "-to-consumer", "billing-v2", "-delete")
+	if r.code != 0 || strings.Count(r.stdout, "replayed ") != 2 {
+		t.Fatalf("replay -to-consumer: %+v", r)
+	}
+	m, err := orders.GetMsg(ctx, 1)
+	if err != nil || m.Header.Get(dlq.HeaderReplayFor) != "billing-v2" {
+		t.Fatalf("ORDERS seq 1: %v %+v", err, m)
+	}
+	if n := dlqLen(); n != 1 {
+		t.Fatalf("DLQ holds %d entries after replay -delete, want 1", n)
+	}
+}
+
 func TestPurge(t *testing.T) {
 	url, _, store := fixture(t)
 	if r := runCmd(t, "purge", "-server", url, "-consumer", "shipping"); r.code != 2 || !strings.Contains(r.stderr, "-yes") {
@@ -144,8 +204,8 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and a message", args, r.code, r.stderr)
 		}
 	}
-	if !subjectMatches("orders.>", "orders.eu.created") || subjectMatches("orders.*", "orders.eu.created") ||
-		!subjectMatches("orders.*.created", "orders.eu.created") || subjectMatches("orders.>", "orders") {
+	if !dlq.MatchSubject("orders.>", "orders.eu.created") || dlq.MatchSubject("orders.*", "orders.eu.created") ||
+		!dlq.MatchSubject("orders.*.created", "orders.eu.created") || dlq.MatchSubject("orders.>", "orders") {
 		t.Error("subject patterns")
 	}
 }
