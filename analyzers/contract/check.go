@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -89,12 +90,12 @@ func (m *Model) HelperSettlesByBody() []*BodyHelperSettles { return m.helperSett
 // unclassified, if it is given errVar; when nil, if it is given nil.
 func HelperSettlesWith(info *types.Info, h HelperSettle, errVar *types.Var) bool {
 	switch h.Cond {
-	case CondAlways:
+	case settle.CondAlways:
 		return true
-	case CondNonNilUnclassed:
+	case settle.CondNonNilUnclassed:
 		id, ok := ast.Unparen(h.ErrArg).(*ast.Ident)
 		return ok && errVar != nil && info.Uses[id] == errVar
-	case CondNil:
+	case settle.CondNil:
 		return h.ErrArg != nil && isNilExpr(info, h.ErrArg)
 	}
 	return false

@@ -17,6 +17,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 )
 
@@ -115,10 +116,9 @@ type Model struct {
 	frozen bool // set when Run is done: the memo maps below are complete
 
 	dlq              *dlq.Result
-	effects          map[*types.Func][]helperEffect  // effects of the package's functions on their message parameters
-	effectNames      map[string]bool                 // the names of the functions in effects
+	set              *settle.Result                  // settlements, effects, deferred Acks
+	conds            map[*types.Func][]EffectCond    // when each effect of set.Effects happens (conds.go)
 	msgs             *messages.Table                 // messages, ack calls, publish calls, derivations
-	litEffects       map[*ast.FuncLit]*litEffects    // memo: what function literals settle
 	handlerParams    map[*types.Func]*handlerParams  // functions that Ack when a func-typed parameter returns nil
 	handlers         map[*ast.BlockStmt]*Handler     // bodies passed to such a parameter
 	payloadParams    map[*types.Var]bool             // handler parameters that receive a message's payload
@@ -199,8 +199,12 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 		Names: m.vocab.dlqNames, MayWrite: m.mayWriteDLQ, Imported: m.imported.dlq,
 		Msgs: m.msgs, Defs: m.defs, CallsOf: m.callsOf, Decls: decls, Lits: m.syn.Lits,
 	})
-	if m.maySettle || slices.ContainsFunc(decls, hasHandlerDirective) {
-		m.inferEffects(decls)
+	infer := m.maySettle || slices.ContainsFunc(decls, hasHandlerDirective)
+	m.set = settle.Build(settle.Inputs{
+		Fset: m.fset, Info: m.info, Pkg: m.pkg, MaySettle: m.maySettle, Infer: infer, Imported: m.imported.effects,
+		Msgs: m.msgs, DLQ: m.dlq, Defs: m.defs, CallsOf: m.callsOf, DeclByFn: m.declByFn, Decls: decls, Lits: m.syn.Lits,
+	})
+	if infer {
 		if err := m.inferHandlerParams(decls); err != nil {
 			return nil, err
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
-	"github.com/retrylint/retrylint/analyzers/profile"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 )
 
 // The facts below are exported by the contract analyzer for functions of the
@@ -67,27 +67,13 @@ type EffectsFact struct {
 	Effects []Effect
 }
 
-// Effect is one settlement of one message parameter, on some path.
-type Effect struct {
-	Param      int
-	Settlement profile.Settlement
-	// Cond is when it happens, on the function's first error parameter.
-	Cond EffectCond
-	// Line and Col locate the settlement (or the call of the helper that
-	// makes it) inside the function: lines after the line of the
-	// function's name, and the column. Checks use them to point at the
-	// inner settlement from another package without storing a token.Pos,
-	// which would mean nothing in another process.
-	Line, Col int
-}
-
 func (*EffectsFact) AFact() {}
 
 // String lists the parameters per settlement: "may Term param 1",
 // "may Ack param 0; may Term param 0,1".
 func (f *EffectsFact) String() string {
 	var parts []string
-	for _, s := range settlementOrder {
+	for _, s := range settle.SettlementOrder {
 		var params []int
 		for _, e := range f.Effects {
 			if e.Settlement == s && !slices.Contains(params, e.Param) {
@@ -95,16 +81,10 @@ func (f *EffectsFact) String() string {
 			}
 		}
 		if len(params) > 0 {
-			parts = append(parts, "may "+settlementVerbs[s]+" param "+joinInts(params))
+			parts = append(parts, "may "+settle.SettlementVerbs[s]+" param "+joinInts(params))
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-// settlementVerbs name the settlements in fact strings after the
-// contract's vocabulary.
-var settlementVerbs = map[profile.Settlement]string{
-	profile.Done: "Ack", profile.RetryNow: "Nak", profile.RetryLater: "NakWithDelay", profile.Terminate: "Term",
 }
 
 // ClassifierKind says how a classifier function reports retry intent.

@@ -170,7 +170,7 @@ func (m *Model) foreignHandler(arg ast.Expr, call *ast.CallExpr, caller string, 
 	h := ForeignHandler{Fn: fn.Origin(), Call: call, Caller: caller, Ack: ack}
 	if f := m.imported.candidates[fn.Origin()]; f != nil {
 		for _, r := range f.Returns {
-			h.Returns = append(h.Returns, ForeignReturn{Pos: m.siteIn(fn.Origin(), r.Line, r.Col), Err: r.Err, Producer: r.Producer})
+			h.Returns = append(h.Returns, ForeignReturn{Pos: m.set.SiteIn(fn.Origin(), r.Line, r.Col), Err: r.Err, Producer: r.Producer})
 		}
 	}
 	m.foreign = append(m.foreign, h)
@@ -197,7 +197,7 @@ func (m *Model) ParamsOf(ft *ast.FuncType) []*types.Var { return messages.ParamV
 // Site returns where a position recorded relative to fn's declaration
 // (line offset, column) lies, in fn's file: how facts place a site in
 // another package.
-func (m *Model) Site(fn *types.Func, line, col int) token.Pos { return m.siteIn(fn, line, col) }
+func (m *Model) Site(fn *types.Func, line, col int) token.Pos { return m.set.SiteIn(fn, line, col) }
 
 // Offset returns pos relative to fn's declaration (line offset, column),
 // as Site reads it; ok is false when pos is not in fn's file after it.

@@ -462,78 +462,13 @@ func (m *Model) firstAck(n ast.Node) token.Pos {
 		case *ast.CallExpr:
 			if ack, ok := m.msgs.AsAckCall(n); ok && ack.Settlement == profile.Done {
 				pos = n.Pos()
-			} else if site := m.certainAckInside(n); site.IsValid() {
+			} else if site := m.set.CertainAckInside(n); site.IsValid() {
 				pos = site
 			}
 		}
 		return true
 	})
 	return pos
-}
-
-// certainAckInside returns the Ack inside a helper that call invokes, when
-// the helper Acks whenever it runs (an unconditional Ack of a message
-// parameter), or token.NoPos.
-func (m *Model) certainAckInside(call *ast.CallExpr) token.Pos {
-	if e, ok := m.certainEffect(call, profile.Done); ok {
-		return e.site
-	}
-	return token.NoPos
-}
-
-// certainEffect returns the effect of settlement s that the helper call
-// invokes makes whenever it runs (an unconditional settlement of a message
-// parameter): known for helpers of this package from their bodies, for
-// others from the condition in their facts.
-func (m *Model) certainEffect(call *ast.CallExpr, s profile.Settlement) (helperEffect, bool) {
-	if name, _ := goast.CalledName(call.Fun); !m.effectNamed(name) {
-		return helperEffect{}, false
-	}
-	fn := gotypes.StaticCallee(m.info, call)
-	if fn == nil {
-		return helperEffect{}, false
-	}
-	fn = fn.Origin()
-	if fn.Pkg() != m.pkg {
-		for _, e := range m.effectsOf(fn) {
-			if e.settlement == s && e.cond == CondAlways && e.param < len(call.Args) {
-				return e, true
-			}
-		}
-		return helperEffect{}, false
-	}
-	effects := m.effects[fn]
-	if len(effects) == 0 {
-		return helperEffect{}, false
-	}
-	d := m.declOf(fn)
-	if d == nil {
-		return helperEffect{}, false
-	}
-	for _, e := range effects {
-		if e.settlement != s || e.call == nil || e.param >= len(call.Args) {
-			continue
-		}
-		if _, direct := m.msgs.AsAckCall(e.call); direct && unconditional(d.Body, e.call) {
-			e.site = e.call.Pos()
-			return e, true
-		}
-	}
-	return helperEffect{}, false
-}
-
-// CertainHelperSettle recognizes a call of a helper (any package) that
-// settles a message it is given as s whenever it runs: the message
-// argument and the settlement inside, for the checks that judge helper
-// calls without a condition on an error.
-func (m *Model) CertainHelperSettle(call *ast.CallExpr, s profile.Settlement) (SettleCall, bool) {
-	e, ok := m.certainEffect(call, s)
-	if !ok {
-		return SettleCall{}, false
-	}
-	msg := call.Args[e.param]
-	return SettleCall{Call: call, Settlement: s, Msg: msg, Msgs: m.msgs.Deps(msg), Name: goast.CalleeText(call.Fun),
-		Helper: true, Inner: e.site}, true
 }
 
 // declOf returns the declaration of a function of the package, or nil.
@@ -572,9 +507,9 @@ func (m *Model) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, pa
 	}
 	if f := m.imported.handlers[fn]; f != nil {
 		if f.File != "" {
-			return f.Params, m.siteInFile(fn, f.File, f.Line, f.Col), f.Payload
+			return f.Params, m.set.SiteInFile(fn, f.File, f.Line, f.Col), f.Payload
 		}
-		return f.Params, m.siteIn(fn, f.Line, f.Col), f.Payload
+		return f.Params, m.set.SiteIn(fn, f.Line, f.Col), f.Payload
 	}
 	return nil, token.NoPos, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 )
 
 // importedFacts is what the facts of other packages say, read once while
@@ -17,10 +18,9 @@ import (
 type importedFacts struct {
 	producers producers.Imported
 	dlq       dlq.Imported
-	effects   map[*types.Func]*EffectsFact
+	effects   settle.Imported
 	// The names of the functions with a DLQWriterFact or an EffectsFact:
 	// the model tests a call's name against them before its callee.
-	effectNames map[string]bool
 	classifiers map[*types.Func]ClassifierKind
 	noReturn    map[*types.Func]bool
 	handlers    map[*types.Func]*HandlerFact
@@ -37,8 +37,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			Wraps:     make(map[*types.Func][]int),
 		},
 		dlq:         dlq.Imported{Writers: make(map[*types.Func]dlq.WriterKind), WriterNames: make(map[string]bool)},
-		effects:     make(map[*types.Func]*EffectsFact),
-		effectNames: make(map[string]bool),
+		effects:     settle.Imported{Effects: make(map[*types.Func][]settle.Effect), Names: make(map[string]bool)},
 		classifiers: make(map[*types.Func]ClassifierKind),
 		noReturn:    make(map[*types.Func]bool),
 		handlers:    make(map[*types.Func]*HandlerFact),
@@ -63,8 +62,8 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			imp.dlq.Writers[fn] = f.Kind
 			imp.dlq.WriterNames[fn.Name()] = true
 		case *EffectsFact:
-			imp.effects[fn] = f
-			imp.effectNames[fn.Name()] = true
+			imp.effects.Effects[fn] = f.Effects
+			imp.effects.Names[fn.Name()] = true
 		case *ClassifierFact:
 			imp.classifiers[fn] = f.Kind
 		case *cfgs.NoReturnFact:

@@ -4,12 +4,15 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // The DLQ and Term queries below read the Model only: the caches their
@@ -26,34 +29,23 @@ func (m *Model) IsDLQWriter(fn *types.Func) bool { return m.dlq.IsDLQWriter(fn) 
 func (m *Model) IsDLQWrite(call *ast.CallExpr) bool { return m.dlq.IsDLQWrite(call) }
 
 // AsTerm recognizes a Term: Term, TermWithReason, a call to a may-Term helper, or a Term-ing closure.
-func (m *Model) AsTerm(call *ast.CallExpr) (SettleCall, bool) { return m.asTerm(call) }
+func (m *Model) AsTerm(call *ast.CallExpr) (SettleCall, bool) { return m.set.AsTerm(call) }
 
 // MessageDeps returns the message variables e derives from (the "same message" fine point).
 func (m *Model) MessageDeps(e ast.Expr) []*types.Var { return m.msgs.Deps(e) }
 
 // MayTermParams returns the message parameters fn may Term.
-func (m *Model) MayTermParams(fn *types.Func) []int { return m.mayTermParams(fn) }
+func (m *Model) MayTermParams(fn *types.Func) []int { return m.set.MayTermParams(fn) }
 
 // MayTermSite returns the position of the Term inside fn, when known.
-func (m *Model) MayTermSite(fn *types.Func) token.Pos { return m.mayTermSite(fn) }
+func (m *Model) MayTermSite(fn *types.Func) token.Pos { return m.set.MayTermSite(fn) }
 
-// freeze fills the memo of every function literal of the package (what it
-// produces, writes and Terms), after which the Model is never written:
-// the checks that share it run in parallel.
+// freeze ends the inferences: the calls of each body, which only their
+// fixpoints needed, are dropped, and the Model is never written again: the
+// checks that share it run in parallel.
 func (m *Model) freeze() {
-	m.litEffects = nil
-	defer func() {
-		m.frozen = true
-		m.calls = nil // only the fixpoints needed them
-	}()
-	if !m.mayRetry && !m.mayWriteDLQ && !m.maySettle {
-		return
-	}
-	for _, lit := range m.syn.Lits {
-		if m.maySettle {
-			m.funcLitEffects(lit)
-		}
-	}
+	m.frozen = true
+	m.calls = nil
 }
 
 // eachCall calls f for every call of the package that a function body
@@ -170,3 +162,30 @@ const (
 // function writes a dead-letter queue although nothing in its name or body
 // says so.
 const DLQDirective = dlq.DLQDirective
+
+// DeferredAckBodies returns the function bodies that defer a literal
+// holding an Ack (defer func() { _ = msg.Ack() }()), in source order: the
+// Ack is the literal's, its returns are theirs. Bodies holding a deferred
+// Ack of their own are among AckCallsByBody's.
+func (m *Model) DeferredAckBodies() []*ast.BlockStmt { return slices.Clip(m.deferredAckBodies) }
+
+// SettleCall describes a call that settles a message: a Term, an Ack.
+type SettleCall = settle.SettleCall
+
+// CertainHelperSettle recognizes a call of a helper (any package) that
+// settles a message it is given as s whenever it runs.
+func (m *Model) CertainHelperSettle(call *ast.CallExpr, s profile.Settlement) (SettleCall, bool) {
+	return m.set.CertainHelperSettle(call, s)
+}
+
+// AsAck recognizes an Ack that settles a message as done for certain.
+func (m *Model) AsAck(call *ast.CallExpr) (SettleCall, bool) { return m.set.AsAck(call) }
+
+// DeferredAck is a deferred Ack of a function body (settle.DeferredAck).
+type DeferredAck = settle.DeferredAck
+
+// DeferredAckAt returns the deferred Ack that runs at ret, a return
+// statement of body, and settles the message there.
+func (m *Model) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (DeferredAck, bool) {
+	return m.set.DeferredAckAt(body, ret)
+}

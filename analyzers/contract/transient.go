@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
@@ -277,14 +278,14 @@ func (m *Model) solvePaths() {
 				}
 			}
 		}
-		if _, ok := m.CertainHelperSettle(call, profile.Done); ok {
+		if _, ok := m.set.CertainHelperSettle(call, profile.Done); ok {
 			mark(&m.ackBodies, body)
 		}
 		for _, s := range m.settlements(call) {
 			switch {
-			case s.settlement == profile.Terminate:
+			case s.Settlement == profile.Terminate:
 				mark(&m.termBodies, body)
-			case s.settlement == profile.Done && isCertainAck(call, s, m):
+			case s.Settlement == profile.Done && m.set.IsCertainAck(call, s):
 				mark(&m.ackBodies, body)
 			}
 		}
@@ -325,7 +326,7 @@ func (m *Model) indexHelperSettles() {
 			return
 		}
 		for _, s := range m.settlements(call) {
-			if !s.helper || s.name == "" || s.cond == CondUnknown {
+			if !s.Helper || s.Name == "" || s.Cond == settle.CondUnknown {
 				continue
 			}
 			hb := byBody[body]
@@ -334,8 +335,8 @@ func (m *Model) indexHelperSettles() {
 				byBody[body] = hb
 				m.helperSettles = append(m.helperSettles, hb)
 			}
-			hb.Calls = append(hb.Calls, HelperSettle{Call: call, Name: s.name, Settlement: s.settlement,
-				Cond: s.cond, ErrArg: s.errArg, Inner: s.inner, Msg: s.msg})
+			hb.Calls = append(hb.Calls, HelperSettle{Call: call, Name: s.Name, Settlement: s.Settlement,
+				Cond: s.Cond, ErrArg: s.ErrArg, Inner: s.Inner, Msg: s.Msg})
 		}
 	})
 	for _, hb := range m.helperSettles {

@@ -164,7 +164,7 @@ func (m *Model) gate(decls []*ast.FuncDecl) {
 	v := m.vocab
 	m.mayRetry = v.carrierMethod || len(m.imported.producers.Producers) > 0 || len(m.imported.producers.Vars) > 0 || len(m.imported.classifiers) > 0
 	m.mayRetry = m.mayRetry || v.importedCarrier
-	m.maySettle = v.ackNames || len(m.imported.effects) > 0
+	m.maySettle = v.ackNames || len(m.imported.effects.Effects) > 0
 	m.mayWriteDLQ = len(v.dlqNames) > 0 || len(m.imported.dlq.Writers) > 0 || len(m.cfg.DLQFuncs) > 0 ||
 		slices.ContainsFunc(decls, dlq.HasDirective) ||
 		v.publishNames && dlqConstant(m.cfg, m.pkg, m.syn)

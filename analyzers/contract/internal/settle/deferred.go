@@ -1,10 +1,11 @@
-package contract
+package settle
 
 import (
 	"go/ast"
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -29,7 +30,7 @@ import (
 //
 // A literal that calls conditionally, or does more, is not followed: which
 // returns it settles at is not known.
-func (m *Model) deferredCall(ds *ast.DeferStmt) *ast.CallExpr {
+func (m *Result) deferredCall(ds *ast.DeferStmt) *ast.CallExpr {
 	lit, ok := ast.Unparen(ds.Call.Fun).(*ast.FuncLit)
 	if !ok || len(ds.Call.Args) > 0 || len(lit.Body.List) != 1 {
 		return ds.Call
@@ -69,7 +70,7 @@ func blankAssignedCall(as *ast.AssignStmt) *ast.CallExpr {
 
 // callsAck reports whether n holds a call of a method named like an ack
 // method of any profile: such a branch may settle again.
-func (m *Model) callsAck(n ast.Node) bool {
+func (m *Result) callsAck(n ast.Node) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
@@ -86,13 +87,13 @@ func (m *Model) callsAck(n ast.Node) bool {
 // or a deferred literal that only Acks (deferredCall).
 type DeferredAck struct {
 	Stmt *ast.DeferStmt
-	Ack  AckCall
+	Ack  messages.AckCall
 }
 
 // DeferredAckAt returns the deferred Ack that runs at ret, a return
 // statement of body (not of a nested literal), and settles the message
 // there.
-func (m *Model) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (DeferredAck, bool) {
+func (m *Result) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (DeferredAck, bool) {
 	var d DeferredAck
 	found := false
 	for _, st := range body.List {
@@ -125,12 +126,6 @@ func (m *Model) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (Deferre
 	return d, true
 }
 
-// DeferredAckBodies returns the function bodies that defer a literal
-// holding an Ack (defer func() { _ = msg.Ack() }()), in source order: the
-// Ack is the literal's, its returns are theirs. Bodies holding a deferred
-// Ack of their own are among AckCallsByBody's.
-func (m *Model) DeferredAckBodies() []*ast.BlockStmt { return slices.Clip(m.deferredAckBodies) }
-
 // enclosingList returns the statement list that holds ret.
 func enclosingList(body *ast.BlockStmt, ret *ast.ReturnStmt) []ast.Stmt {
 	var out []ast.Stmt
@@ -161,7 +156,7 @@ func enclosingList(body *ast.BlockStmt, ret *ast.ReturnStmt) []ast.Stmt {
 
 // settlesMessage reports whether n settles msg other than by an Ack (a
 // Nak, NakWithDelay or Term of the same message expression).
-func (m *Model) settlesMessage(n ast.Node, msg ast.Expr) bool {
+func (m *Result) settlesMessage(n ast.Node, msg ast.Expr) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok || found {
