@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -96,7 +97,7 @@ func HelperSettlesWith(info *types.Info, h HelperSettle, errVar *types.Var) bool
 		id, ok := ast.Unparen(h.ErrArg).(*ast.Ident)
 		return ok && errVar != nil && info.Uses[id] == errVar
 	case settle.CondNil:
-		return h.ErrArg != nil && isNilExpr(info, h.ErrArg)
+		return h.ErrArg != nil && gotypes.IsNilExpr(info, h.ErrArg)
 	}
 	return false
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
 )
 
 // Name is the contract analyzer's name; drivers prefix its flags with it.
@@ -130,10 +131,7 @@ type Model struct {
 	testFuncs        map[*ast.FuncDecl]bool          // out of scope (testfuncs.go)
 	declByFn         map[*types.Func]*ast.FuncDecl
 	calls            map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
-	transient        transientState
-	// solved keeps the path solutions of the classifier inference for
-	// the checks' solves of the same bodies (analyzePaths takes them out).
-	solved map[*ast.BlockStmt]*pathAnalysis
+	tr               *transient.Result                  // classifiers, and the solver of transient paths
 }
 
 // Config returns the configuration the model was built with.
@@ -211,9 +209,11 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	}
 	m.inferMiddleware(decls)
 	m.findHandlers(decls)
-	if m.mayClassify {
-		m.inferClassifiers(decls)
-	}
+	m.tr = transient.Build(transient.Inputs{
+		Info: m.info, Pkg: m.pkg, CarrierMethod: cfg.CarrierMethod, Predicate: cfg.TransientPredicate, Prod: m.prod,
+		Imported: m.imported.classifiers, Defs: m.defs, Graphs: m.graphs, OnSolve: h.solve,
+		Classify: m.mayClassify, Decls: decls,
+	})
 	if m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle {
 		m.defs() // the checks read it
 	}
@@ -224,7 +224,6 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 		m.indexHelperSettles()
 		m.inferHandlerCandidates(decls)
 	}
-	m.solved = nil // what the checks did not ask for
 	m.exportFacts(pass)
 	m.graphs.Freeze()
 	m.syn.Trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle)

@@ -87,18 +87,6 @@ func (f *EffectsFact) String() string {
 	return strings.Join(parts, "; ")
 }
 
-// ClassifierKind says how a classifier function reports retry intent.
-type ClassifierKind int
-
-const (
-	// DelayClassifier returns (time.Duration, bool), ok only when the error
-	// carries a retry delay.
-	DelayClassifier ClassifierKind = iota + 1
-	// PredicateClassifier returns a bool that is true only when the error
-	// carries retry intent.
-	PredicateClassifier
-)
-
 // ClassifierFact marks a function whose result classifies its error
 // argument as transient: the true (ok) side of its result is a transient
 // path.

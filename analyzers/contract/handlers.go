@@ -425,9 +425,9 @@ func (m *Model) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) boo
 		return false
 	}
 	x := bin.X
-	if isNilExpr(m.info, x) {
+	if gotypes.IsNilExpr(m.info, x) {
 		x = bin.Y
-	} else if !isNilExpr(m.info, bin.Y) {
+	} else if !gotypes.IsNilExpr(m.info, bin.Y) {
 		return false
 	}
 	isCallOfP := func(e ast.Expr) bool {
@@ -846,7 +846,7 @@ func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
 func (m *Model) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt {
 	var out []*ast.ReturnStmt
 	for _, ret := range m.returnsOf(body) {
-		if len(ret.Results) > 0 && isNilExpr(m.info, ret.Results[len(ret.Results)-1]) {
+		if len(ret.Results) > 0 && gotypes.IsNilExpr(m.info, ret.Results[len(ret.Results)-1]) {
 			out = append(out, ret)
 		}
 	}

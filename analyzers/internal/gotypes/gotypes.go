@@ -166,3 +166,18 @@ func RecvIsInterface(fn *types.Func) (*types.Var, bool) {
 	_, isIface := sig.Recv().Type().Underlying().(*types.Interface)
 	return sig.Recv(), isIface
 }
+
+// IsNilExpr reports whether e is the untyped nil.
+func IsNilExpr(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+// IsBool reports whether t is a boolean type.
+func IsBool(t types.Type) bool {
+	if !IsValid(t) {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}

@@ -1,4 +1,4 @@
-package contract
+package transient
 
 import (
 	"go/ast"
@@ -35,7 +35,7 @@ func (p *pathAnalysis) edge(st *flowState, b *cfg.Block, i int) {
 		p.compare(st, tag, token.EQL, cond, truth)
 		return
 	}
-	if isBool(p.m.info.TypeOf(cond)) {
+	if gotypes.IsBool(p.m.info.TypeOf(cond)) {
 		p.refine(st, cond, truth)
 	}
 }
@@ -46,7 +46,7 @@ func (p *pathAnalysis) refineType(st *flowState, tt typeTest, truth bool) {
 	if !gotypes.IsErrorish(info.TypeOf(tt.err)) {
 		return
 	}
-	if isNilExpr(info, tt.typ) {
+	if gotypes.IsNilExpr(info, tt.typ) {
 		p.nilCheck(st, tt.err, !truth)
 		return
 	}
@@ -102,7 +102,7 @@ func (p *pathAnalysis) refine(st *flowState, cond ast.Expr, truth bool) {
 		if t := st.tests[v]; t != nil {
 			st.apply(t, truth)
 		}
-		if isBool(v.Type()) && p.followed(v) {
+		if gotypes.IsBool(v.Type()) && p.followed(v) {
 			st.assume(v, boolKey(truth))
 		}
 		if truth {
@@ -180,7 +180,7 @@ func (p *pathAnalysis) undecided(st *flowState, e *ast.BinaryExpr, truth bool) {
 			st.errs[t.err] = f
 		}
 		v := p.varOf(ok)
-		if v == nil || !isBool(v.Type()) {
+		if v == nil || !gotypes.IsBool(v.Type()) {
 			continue
 		}
 		for z := range probe.zero {
@@ -215,10 +215,10 @@ func (p *pathAnalysis) compare(st *flowState, x ast.Expr, op token.Token, y ast.
 	if op == token.EQL || op == token.NEQ {
 		nonNil := (op == token.NEQ) == truth
 		switch {
-		case isNilExpr(info, y):
+		case gotypes.IsNilExpr(info, y):
 			p.nilCheck(st, x, nonNil)
 			return
-		case isNilExpr(info, x):
+		case gotypes.IsNilExpr(info, x):
 			p.nilCheck(st, y, nonNil)
 			return
 		case !nonNil && gotypes.IsErrorish(info.TypeOf(x)) && gotypes.IsErrorish(info.TypeOf(y)):
@@ -292,7 +292,7 @@ func (p *pathAnalysis) delayOf(e ast.Expr) *types.Var {
 		}
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
-		if !ok || len(e.Args) != 0 || sel.Sel.Name != p.m.cfg.CarrierMethod || !gotypes.IsDuration(p.m.info.TypeOf(e)) {
+		if !ok || len(e.Args) != 0 || sel.Sel.Name != p.m.carrierMethod || !gotypes.IsDuration(p.m.info.TypeOf(e)) {
 			return nil
 		}
 		if v := p.varOf(sel.X); v != nil && p.m.prod.IsCarrier(v.Type()) {

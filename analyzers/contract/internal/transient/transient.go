@@ -1,18 +1,17 @@
-package contract
+package transient
 
 import (
 	"go/ast"
 	"go/constant"
-	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"sort"
 
+	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
-	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
-	"github.com/retrylint/retrylint/analyzers/profile"
-	"golang.org/x/tools/go/analysis"
 )
 
 // Transient paths (CONTRACT.md): code reached only when a retry
@@ -29,24 +28,67 @@ import (
 // holds at a point when it holds on every path that reaches it, so
 // doubtful points stay out.
 
-// transientState is what the model knows about classifiers in the package.
-type transientState struct {
-	classifiers map[*types.Func]ClassifierKind
+// Inputs are what Build reads.
+type Inputs struct {
+	Info          *types.Info
+	Pkg           *types.Package
+	CarrierMethod string
+	Predicate     *regexp.Regexp // names of predicates that may classify (TransientPredicate)
+	Prod          *producers.Result
+	Imported      map[*types.Func]ClassifierKind // ClassifierFact
+	Defs          func() *defs.Index
+	Graphs        *cfgs.Graphs
+	OnSolve       func(body *ast.BlockStmt) // for tests: called with each body solved
+	Classify      bool                      // the gate: infer the package's classifiers
+	Decls         []*ast.FuncDecl
 }
+
+// Result is the package's classifiers, and the solver of the transient
+// paths of a body. It is complete when Build returns and read-only
+// afterwards: Solve computes without writing into it.
+type Result struct {
+	info          *types.Info
+	pkg           *types.Package
+	carrierMethod string
+	predicate     *regexp.Regexp
+	prod          *producers.Result
+	imported      map[*types.Func]ClassifierKind
+	defs          func() *defs.Index
+	graphs        *cfgs.Graphs
+	onSolve       func(body *ast.BlockStmt)
+
+	classifiers map[*types.Func]ClassifierKind
+	// solved are the solutions of the classifier inference that stayed
+	// exact (dropSolvedUsing): Solve returns them rather than solving again.
+	solved map[*ast.BlockStmt]*pathAnalysis
+}
+
+// Build infers the package's classifiers (when in.Classify).
+func Build(in Inputs) *Result {
+	m := &Result{info: in.Info, pkg: in.Pkg, carrierMethod: in.CarrierMethod, predicate: in.Predicate, prod: in.Prod,
+		imported: in.Imported, defs: in.Defs, graphs: in.Graphs, onSolve: in.OnSolve}
+	if in.Classify {
+		m.inferClassifiers(in.Decls)
+	}
+	return m
+}
+
+// Classifiers returns the package's classifiers.
+func (m *Result) Classifiers() map[*types.Func]ClassifierKind { return m.classifiers }
 
 // ClassifierKind returns how fn (any package) classifies its error
 // argument as transient, or 0 when it does not: a DelayClassifier returns
 // (time.Duration, bool) and is ok only when errors.As found a carrier, a
 // PredicateClassifier returns a bool that is true only then.
-func (m *Model) ClassifierKind(fn *types.Func) ClassifierKind {
+func (m *Result) ClassifierKind(fn *types.Func) ClassifierKind {
 	if fn == nil {
 		return 0
 	}
 	fn = fn.Origin()
 	if fn.Pkg() == m.pkg {
-		return m.transient.classifiers[fn]
+		return m.classifiers[fn]
 	}
-	return m.imported.classifiers[fn]
+	return m.imported[fn]
 }
 
 // ErrorPaths is the transient-path analysis of one function body: what
@@ -129,28 +171,10 @@ type ErrorBranch struct {
 	Producer *ast.CallExpr
 }
 
-// ErrorPaths returns the transient-path analysis of body, the body of a
-// function declaration or literal (nested literals are functions of their
-// own). The model computes it in its Run for every body that holds an ack
-// call or passes a retryable error to a call: those are the bodies the
-// checks ask about. For any other body it is computed on the spot, from the
-// read-only model.
-func (m *Model) ErrorPaths(body *ast.BlockStmt) *ErrorPaths {
-	if ep, ok := m.paths[body]; ok {
-		return ep
-	}
-	if body == nil || m.info == nil {
-		return &ErrorPaths{}
-	}
-	ep, _ := m.analyzePaths(body)
-	return ep
-}
-
-// analyzePaths solves the transient paths of body and records the facts
-// at each of its calls; converged is false when the solver gave up.
-func (m *Model) analyzePaths(body *ast.BlockStmt) (ep *ErrorPaths, converged bool) {
-	p := m.solved[body]
-	delete(m.solved, body) // solved by the classifier inference, still exact
+// Solve solves the transient paths of body and records the facts at each
+// of its calls; converged is false when the solver gave up.
+func (m *Result) Solve(body *ast.BlockStmt) (ep *ErrorPaths, converged bool) {
+	p := m.solved[body] // solved by the classifier inference, still exact
 	if p == nil {
 		p = m.newPathAnalysis(body)
 	}
@@ -232,157 +256,6 @@ func (ep *ErrorPaths) NoRetryIntent(call *ast.CallExpr, v *types.Var) bool {
 	return found && slices.Contains(cp.noIntent, v)
 }
 
-// solvePaths indexes the ack calls of the package by body, builds the
-// CFG of every body that holds a Term (termbeforedlq orders it against DLQ
-// writes), and computes the transient paths of every body the checks ask
-// about: those that hold an ack call (barenak, ackretryable) or pass an
-// error that may be retryable to a call (retryflatten asks whether its
-// classification failed there). Bodies on which the solver does not
-// converge are recorded in diverged.
-func (m *Model) solvePaths() {
-	m.paths = make(map[*ast.BlockStmt]*ErrorPaths)
-	if m.info == nil {
-		return
-	}
-	var bodies []*ast.BlockStmt
-	byBody := make(map[*ast.BlockStmt]*BodyAckCalls)
-	seen := make(map[*[]*ast.BlockStmt]map[*ast.BlockStmt]bool)
-	// mark adds body, once, to list, and builds its CFG for the ordering checks.
-	mark := func(list *[]*ast.BlockStmt, body *ast.BlockStmt) {
-		if seen[list] == nil {
-			seen[list] = make(map[*ast.BlockStmt]bool)
-		}
-		if !seen[list][body] {
-			seen[list][body] = true
-			m.graphs.Of(body)
-			*list = append(*list, body)
-		}
-	}
-	m.eachCall(func(call *ast.CallExpr, body *ast.BlockStmt) {
-		ack, isAck := m.msgs.AsAckCall(call)
-		if isAck {
-			bc := byBody[body]
-			if bc == nil {
-				bc = &BodyAckCalls{Body: body}
-				byBody[body] = bc
-				m.ackCalls = append(m.ackCalls, bc)
-			}
-			bc.Calls = append(bc.Calls, ack)
-			// A deferred literal's Ack runs at the returns of the body
-			// holding the defer (deferred.go): that body's paths matter.
-			if outer, ok := m.syn.Deferred[body]; ok && ack.IsAck() && !slices.Contains(m.deferredAckBodies, outer) {
-				m.deferredAckBodies = append(m.deferredAckBodies, outer)
-				if _, seen := m.paths[outer]; !seen {
-					m.paths[outer] = nil
-					bodies = append(bodies, outer)
-				}
-			}
-		}
-		if _, ok := m.set.CertainHelperSettle(call, profile.Done); ok {
-			mark(&m.ackBodies, body)
-		}
-		for _, s := range m.settlements(call) {
-			switch {
-			case s.Settlement == profile.Terminate:
-				mark(&m.termBodies, body)
-			case s.Settlement == profile.Done && m.set.IsCertainAck(call, s):
-				mark(&m.ackBodies, body)
-			}
-		}
-		if _, seen := m.paths[body]; !seen && (isAck || m.mayRetry && m.passesRetryable(call)) {
-			m.paths[body] = nil
-			bodies = append(bodies, body)
-		}
-	})
-	for body := range m.handlers {
-		if _, seen := m.paths[body]; !seen {
-			m.paths[body] = nil
-			bodies = append(bodies, body)
-		}
-	}
-	for _, d := range m.decls {
-		if _, seen := m.paths[d.Body]; !seen && m.mayRetry && (m.isHandlerCandidate(d) || m.isTypedHandlerCandidate(d)) && len(m.NilReturns(d.Body)) > 0 {
-			m.paths[d.Body] = nil
-			bodies = append(bodies, d.Body)
-		}
-	}
-	slices.SortFunc(bodies, func(a, b *ast.BlockStmt) int { return int(a.Pos() - b.Pos()) })
-	for _, body := range bodies {
-		ep, converged := m.analyzePaths(body)
-		if !converged {
-			m.diverged = append(m.diverged, body.Pos())
-		}
-		m.paths[body] = ep
-	}
-}
-
-// indexHelperSettles lists the calls of helpers whose effects have a
-// known condition (inferEffectConds has run), by body, and solves the
-// transient paths of the bodies that hold one.
-func (m *Model) indexHelperSettles() {
-	byBody := make(map[*ast.BlockStmt]*BodyHelperSettles)
-	m.eachCall(func(call *ast.CallExpr, body *ast.BlockStmt) {
-		if isLitCall(m, call) {
-			return
-		}
-		for _, s := range m.settlements(call) {
-			if !s.Helper || s.Name == "" || s.Cond == settle.CondUnknown {
-				continue
-			}
-			hb := byBody[body]
-			if hb == nil {
-				hb = &BodyHelperSettles{Body: body}
-				byBody[body] = hb
-				m.helperSettles = append(m.helperSettles, hb)
-			}
-			hb.Calls = append(hb.Calls, HelperSettle{Call: call, Name: s.Name, Settlement: s.Settlement,
-				Cond: s.Cond, ErrArg: s.ErrArg, Inner: s.Inner, Msg: s.Msg})
-		}
-	})
-	for _, hb := range m.helperSettles {
-		if _, done := m.paths[hb.Body]; !done {
-			ep, converged := m.analyzePaths(hb.Body)
-			if !converged {
-				m.diverged = append(m.diverged, hb.Body.Pos())
-			}
-			m.paths[hb.Body] = ep
-		}
-	}
-}
-
-// passesRetryable reports whether a call takes an error variable that may
-// be retryable.
-func (m *Model) passesRetryable(call *ast.CallExpr) bool {
-	for _, a := range call.Args {
-		var found bool
-		ast.Inspect(a, func(n ast.Node) bool {
-			if found {
-				return false
-			}
-			if _, ok := n.(*ast.FuncLit); ok {
-				return false
-			}
-			id, ok := n.(*ast.Ident)
-			if !ok {
-				return true
-			}
-			if v, ok := m.info.Uses[id].(*types.Var); ok && m.prod.MayBeRetryable(id) && gotypes.IsErrorish(v.Type()) {
-				found = true
-			}
-			return true
-		})
-		if found {
-			return true
-		}
-	}
-	return false
-}
-
-// Diverged returns the positions of the function bodies on which the
-// transient-path solver did not converge: the checks get no facts there.
-// It is empty on every test package and example; a test keeps it so.
-func (m *Model) Diverged() []token.Pos { return m.diverged }
-
 // facts summarizes a state, choosing deterministically among errors.
 func (p *pathAnalysis) facts(s *flowState) PathFacts {
 	keys := make([]*types.Var, 0, len(s.errs))
@@ -436,36 +309,12 @@ func (p *pathAnalysis) facts(s *flowState) PathFacts {
 	return out
 }
 
-// DelayExpr returns the source text of the delay a transient path's
-// classification bound, when it is in scope at pos: "d", or
-// "rd.RetryDelay()" for a carrier variable; "" otherwise.
-func (m *Model) DelayExpr(t *TransientPath, pos token.Pos) string {
-	if t == nil || m.pkg == nil {
-		return ""
-	}
-	v, suffix := t.Delay, ""
-	if v == nil && t.Carrier != nil {
-		v, suffix = t.Carrier, "."+m.cfg.CarrierMethod+"()"
-	}
-	if v == nil || v.Name() == "_" || v.Name() == "" {
-		return ""
-	}
-	scope := m.pkg.Scope().Innermost(pos)
-	if scope == nil {
-		return ""
-	}
-	if _, obj := scope.LookupParent(v.Name(), pos); obj != v {
-		return ""
-	}
-	return v.Name() + suffix
-}
-
 // inferClassifiers finds, to a fixpoint, the package's functions that
 // classify an error as transient: func(error...) (time.Duration, bool)
 // whose ok is true only where a retry classification of the error
 // succeeded, and func(error...) bool that is true only there.
-func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {
-	m.transient.classifiers = make(map[*types.Func]ClassifierKind)
+func (m *Result) inferClassifiers(decls []*ast.FuncDecl) {
+	m.classifiers = make(map[*types.Func]ClassifierKind)
 	m.solved = make(map[*ast.BlockStmt]*pathAnalysis)
 	type candidate struct {
 		decl  *ast.FuncDecl
@@ -494,8 +343,8 @@ func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {
 	for round := 0; round < defs.MaxDepth; round++ {
 		changed := false
 		for _, c := range cands {
-			if m.transient.classifiers[c.fn] == 0 && m.classifies(c.decl.Body, c.kind, c.param) {
-				m.transient.classifiers[c.fn] = c.kind
+			if m.classifiers[c.fn] == 0 && m.classifies(c.decl.Body, c.kind, c.param) {
+				m.classifiers[c.fn] = c.kind
 				m.dropSolvedUsing(c.fn)
 				changed = true
 			}
@@ -511,7 +360,7 @@ func (m *Model) inferClassifiers(decls []*ast.FuncDecl) {
 // it as one. The solutions kept are exact otherwise: a solve reads the
 // producers, the flow index and the CFGs, final before the classifier
 // inference starts, and the classifiers of the functions it calls.
-func (m *Model) dropSolvedUsing(fn *types.Func) {
+func (m *Result) dropSolvedUsing(fn *types.Func) {
 	for body := range m.solved {
 		ast.Inspect(body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && m.info.Uses[id] == fn {
@@ -527,9 +376,9 @@ func (m *Model) dropSolvedUsing(fn *types.Func) {
 func classifierShape(sig *types.Signature) ClassifierKind {
 	res := sig.Results()
 	switch {
-	case res.Len() == 1 && isBool(res.At(0).Type()):
+	case res.Len() == 1 && gotypes.IsBool(res.At(0).Type()):
 		return PredicateClassifier
-	case res.Len() == 2 && gotypes.IsDuration(res.At(0).Type()) && isBool(res.At(1).Type()):
+	case res.Len() == 2 && gotypes.IsDuration(res.At(0).Type()) && gotypes.IsBool(res.At(1).Type()):
 		return DelayClassifier
 	}
 	return 0
@@ -538,13 +387,11 @@ func classifierShape(sig *types.Signature) ClassifierKind {
 // classifies reports whether every return of body that can report true
 // (the ok of a delay classifier, a predicate's result) does so only where
 // a retry classification of param succeeded, and one return can.
-func (m *Model) classifies(body *ast.BlockStmt, kind ClassifierKind, param *types.Var) bool {
+func (m *Result) classifies(body *ast.BlockStmt, kind ClassifierKind, param *types.Var) bool {
 	p := m.solved[body]
 	if p == nil {
 		p = m.newPathAnalysis(body)
-		if m.solved != nil {
-			m.solved[body] = p // for the next round and the checks, unless dropSolvedUsing drops it
-		}
+		m.solved[body] = p // for the next round and Solve, unless dropSolvedUsing drops it
 	}
 	if !p.converged {
 		return false
@@ -612,10 +459,14 @@ func isFalse(info *types.Info, e ast.Expr) bool {
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }
 
-// exportClassifierFacts exports a ClassifierFact for each classifier of
-// the package, in source order.
-func (m *Model) exportClassifierFacts(pass *analysis.Pass) {
-	for _, fn := range sortedKeys(m.transient.classifiers) {
-		pass.ExportObjectFact(fn, &ClassifierFact{Kind: m.transient.classifiers[fn]})
-	}
-}
+// ClassifierKind says how a classifier function reports retry intent.
+type ClassifierKind int
+
+const (
+	// DelayClassifier returns (time.Duration, bool), ok only when the error
+	// carries a retry delay.
+	DelayClassifier ClassifierKind = iota + 1
+	// PredicateClassifier returns a bool that is true only when the error
+	// carries retry intent.
+	PredicateClassifier
+)

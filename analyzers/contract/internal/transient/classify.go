@@ -1,4 +1,4 @@
-package contract
+package transient
 
 import (
 	"go/ast"
@@ -142,7 +142,7 @@ func (p *pathAnalysis) callTest(call *ast.CallExpr) *errTest {
 // bool and is a predicate classifier (a fact, any package) or its name
 // matches the configured pattern.
 func (p *pathAnalysis) isPredicate(fn *types.Func, call *ast.CallExpr) bool {
-	if !isBool(p.m.info.TypeOf(call)) {
+	if !gotypes.IsBool(p.m.info.TypeOf(call)) {
 		return false
 	}
 	if fn != nil && p.m.ClassifierKind(fn) == PredicateClassifier {
@@ -161,7 +161,7 @@ func (p *pathAnalysis) isPredicate(fn *types.Func, call *ast.CallExpr) bool {
 			name = sel.Sel.Name
 		}
 	}
-	re := p.m.cfg.TransientPredicate
+	re := p.m.predicate
 	return name != "" && re != nil && re.MatchString(name)
 }
 
@@ -193,7 +193,7 @@ func (p *pathAnalysis) markClassified(st *flowState, n ast.Node) {
 		}
 	}
 	if e, ok := n.(ast.Expr); ok {
-		if tag, ok := p.tagOf[e]; ok && !isNilExpr(info, e) {
+		if tag, ok := p.tagOf[e]; ok && !gotypes.IsNilExpr(info, e) {
 			mark(tag) // switch err { case ErrX: }, switch err.Error() { case "...": }
 		}
 	}
@@ -212,7 +212,7 @@ func (p *pathAnalysis) markClassified(st *flowState, n ast.Node) {
 			// err == ErrX, err.Error() == "...", code(err) >= 500; not err != nil.
 			switch n.Op {
 			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-				if !isNilExpr(info, n.X) && !isNilExpr(info, n.Y) {
+				if !gotypes.IsNilExpr(info, n.X) && !gotypes.IsNilExpr(info, n.Y) {
 					mark(n.X)
 					mark(n.Y)
 				}

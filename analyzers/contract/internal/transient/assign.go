@@ -1,4 +1,4 @@
-package contract
+package transient
 
 import (
 	"go/ast"
@@ -105,7 +105,7 @@ func (p *pathAnalysis) assignPairs(st *flowState, lhs, rhs []ast.Expr) {
 		if gotypes.IsErrorish(v.Type()) {
 			u.isErr = true
 			u.facts = p.errValue(st, rhs[i])
-		} else if isBool(v.Type()) {
+		} else if gotypes.IsBool(v.Type()) {
 			u.test = p.testOf(st, rhs[i])
 		}
 		ups = append(ups, u)
@@ -225,17 +225,4 @@ func (p *pathAnalysis) varOf(e ast.Expr) *types.Var {
 		return nil
 	}
 	return v
-}
-
-func isNilExpr(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	return ok && tv.IsNil()
-}
-
-func isBool(t types.Type) bool {
-	if !gotypes.IsValid(t) {
-		return false
-	}
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsBoolean != 0
 }

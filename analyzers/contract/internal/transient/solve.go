@@ -1,4 +1,4 @@
-package contract
+package transient
 
 import (
 	"go/ast"
@@ -21,7 +21,7 @@ const maxVisits = 64
 // pathAnalysis computes, over one function body's control-flow graph, the
 // flowState at the start of every block.
 type pathAnalysis struct {
-	m     *Model
+	m     *Result
 	body  *ast.BlockStmt
 	g     *cfg.CFG
 	entry []*flowState // per block index; nil when unreached
@@ -51,9 +51,9 @@ type nodeRef struct{ block, node int }
 
 // newPathAnalysis solves the transient paths of body: every solve of the
 // model, for the checks and for its own inferences, goes through here.
-func (m *Model) newPathAnalysis(body *ast.BlockStmt) *pathAnalysis {
-	if m.hooks.solve != nil {
-		m.hooks.solve(body)
+func (m *Result) newPathAnalysis(body *ast.BlockStmt) *pathAnalysis {
+	if m.onSolve != nil {
+		m.onSolve(body)
 	}
 	p := &pathAnalysis{
 		m:          m,

@@ -1,4 +1,4 @@
-package contract
+package transient
 
 import (
 	"go/ast"
