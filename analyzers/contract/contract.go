@@ -15,6 +15,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
@@ -116,22 +117,17 @@ type Model struct {
 	prod   *producers.Result
 	frozen bool // set when Run is done: the memo maps below are complete
 
-	dlq              *dlq.Result
-	set              *settle.Result                  // settlements, effects, deferred Acks
-	conds            map[*types.Func][]EffectCond    // when each effect of set.Effects happens (conds.go)
-	msgs             *messages.Table                 // messages, ack calls, publish calls, derivations
-	handlerParams    map[*types.Func]*handlerParams  // functions that Ack when a func-typed parameter returns nil
-	handlers         map[*ast.BlockStmt]*Handler     // bodies passed to such a parameter
-	payloadParams    map[*types.Var]bool             // handler parameters that receive a message's payload
-	handlerFieldAcks map[*types.Var]token.Pos        // func-typed fields called and Acked on nil, with the Ack
-	middleware       map[*types.Func][]int           // functions that wrap their handler parameters
-	candidates       map[*types.Func][]ForeignReturn // functions that drop retryable errors if acked on nil
-	foreign          []ForeignHandler                // handlers of other packages registered here
-	decls            []*ast.FuncDecl                 // with a body, not a test function
-	testFuncs        map[*ast.FuncDecl]bool          // out of scope (testfuncs.go)
-	declByFn         map[*types.Func]*ast.FuncDecl
-	calls            map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
-	tr               *transient.Result                  // classifiers, and the solver of transient paths
+	dlq        *dlq.Result
+	set        *settle.Result                  // settlements, effects, deferred Acks
+	conds      map[*types.Func][]EffectCond    // when each effect of set.Effects happens (conds.go)
+	msgs       *messages.Table                 // messages, ack calls, publish calls, derivations
+	hd         *handlers.Result                // handler parameters, middleware, handlers, decodes
+	candidates map[*types.Func][]ForeignReturn // functions that drop retryable errors if acked on nil
+	decls      []*ast.FuncDecl                 // with a body, not a test function
+	testFuncs  map[*ast.FuncDecl]bool          // out of scope (testfuncs.go)
+	declByFn   map[*types.Func]*ast.FuncDecl
+	calls      map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
+	tr         *transient.Result                  // classifiers, and the solver of transient paths
 }
 
 // Config returns the configuration the model was built with.
@@ -188,7 +184,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs)
 	m.vocab = newVocabulary(cfg, m.msgs.Names(), m.syn, importsCarrier(pass))
 	m.gate(decls)
-	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && m.isHandlerCandidate(d) })
+	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && handlers.IsCandidate(m.info, m.msgs, d) })
 	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.mayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
 	m.dlq = dlq.Build(dlq.Inputs{
 		Info: m.info, Pkg: m.pkg,
@@ -196,19 +192,22 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 			Configured: cfg.NamesDLQFunc, AnyConfigured: len(cfg.DLQFuncs) > 0},
 		Names: m.vocab.dlqNames, MayWrite: m.mayWriteDLQ, Imported: m.imported.dlq,
 		Msgs: m.msgs, Defs: m.defs, CallsOf: m.callsOf, Decls: decls, Lits: m.syn.Lits,
+		Files: m.files, TestFuncs: m.testFuncs,
 	})
-	infer := m.maySettle || slices.ContainsFunc(decls, hasHandlerDirective)
+	infer := m.maySettle || slices.ContainsFunc(decls, handlers.HasDirective)
 	m.set = settle.Build(settle.Inputs{
 		Fset: m.fset, Info: m.info, Pkg: m.pkg, MaySettle: m.maySettle, Infer: infer, Imported: m.imported.effects,
 		Msgs: m.msgs, DLQ: m.dlq, Defs: m.defs, CallsOf: m.callsOf, DeclByFn: m.declByFn, Decls: decls, Lits: m.syn.Lits,
 	})
-	if infer {
-		if err := m.inferHandlerParams(decls); err != nil {
-			return nil, err
-		}
+	hd, err := handlers.Build(handlers.Inputs{
+		Fset: m.fset, Info: m.info, Pkg: m.pkg, Decode: cfg.Decode, MaySettle: m.maySettle, MayHandle: m.mayHandle,
+		Infer: infer, Imported: m.imported.handlers, Syn: m.syn, Msgs: m.msgs, DLQ: m.dlq, Set: m.set, Defs: m.defs,
+		ReturnsOf: m.returnsOf, DeclByFn: m.declByFn, Decls: decls,
+	})
+	if err != nil {
+		return nil, err
 	}
-	m.inferMiddleware(decls)
-	m.findHandlers(decls)
+	m.hd = hd
 	m.tr = transient.Build(transient.Inputs{
 		Info: m.info, Pkg: m.pkg, CarrierMethod: cfg.CarrierMethod, Predicate: cfg.TransientPredicate, Prod: m.prod,
 		Imported: m.imported.classifiers, Defs: m.defs, Graphs: m.graphs, OnSolve: h.solve,

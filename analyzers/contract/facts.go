@@ -2,11 +2,13 @@ package contract
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
+	"golang.org/x/tools/go/analysis"
 )
 
 // The facts below are exported by the contract analyzer for functions of the
@@ -108,4 +110,64 @@ func joinInts(xs []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ",")
+}
+
+// HandlerFact marks a function that calls its func-typed parameters
+// Params and Acks a message when they return nil. Line and Col locate the
+// Ack, relative to the function's declaration like Effect's.
+type HandlerFact struct {
+	Params    []int
+	Line, Col int
+	// File is the base name of the file holding the Ack when it is not the
+	// function's own; Line is then absolute.
+	File string
+	// Payload are the indexes of the handler's parameters the function
+	// passes the message's payload.
+	Payload []int
+}
+
+func (*HandlerFact) AFact() {}
+
+func (f *HandlerFact) String() string {
+	return "acks when handler param " + joinInts(f.Params) + " returns nil"
+}
+
+// MiddlewareFact marks a function that returns a closure calling its
+// func-typed parameters Params and returning their result: what it is
+// given is a handler wherever what it returns is one.
+type MiddlewareFact struct {
+	Params []int
+}
+
+func (*MiddlewareFact) AFact() {}
+
+func (f *MiddlewareFact) String() string {
+	return "wraps handler param " + joinInts(f.Params)
+}
+
+// exportMiddlewareFacts exports a MiddlewareFact for each middleware
+// function of the package.
+func (m *Model) exportMiddlewareFacts(pass *analysis.Pass) {
+	for _, fn := range sortedKeys(m.hd.Middleware()) {
+		pass.ExportObjectFact(fn, &MiddlewareFact{Params: slices.Clone(m.hd.Middleware()[fn])})
+	}
+}
+
+// exportHandlerFacts exports a HandlerFact for each function of the
+// package with handler parameters.
+func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
+	fns := m.hd.WithHandlerParams()
+	sortByPos(fns)
+	for _, fn := range fns {
+		params, ack, payload := m.hd.HandlerParams(fn)
+		f := &HandlerFact{Params: slices.Clone(params), Payload: slices.Clone(payload)}
+		decl, at := m.fset.Position(fn.Pos()), m.fset.Position(ack)
+		switch {
+		case at.Filename == decl.Filename && at.Line >= decl.Line:
+			f.Line, f.Col = at.Line-decl.Line, at.Column
+		case at.IsValid():
+			f.File, f.Line, f.Col = filepath.Base(at.Filename), at.Line, at.Column
+		}
+		pass.ExportObjectFact(fn, f)
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 )
@@ -23,9 +24,7 @@ type importedFacts struct {
 	// the model tests a call's name against them before its callee.
 	classifiers map[*types.Func]ClassifierKind
 	noReturn    map[*types.Func]bool
-	handlers    map[*types.Func]*HandlerFact
-	middleware  map[*types.Func]*MiddlewareFact
-	candidates  map[*types.Func]*HandlerCandidateFact
+	handlers    handlers.Imported
 }
 
 // importFacts reads every fact of the packages pass depends on.
@@ -40,9 +39,11 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		effects:     settle.Imported{Effects: make(map[*types.Func][]settle.Effect), Names: make(map[string]bool)},
 		classifiers: make(map[*types.Func]ClassifierKind),
 		noReturn:    make(map[*types.Func]bool),
-		handlers:    make(map[*types.Func]*HandlerFact),
-		middleware:  make(map[*types.Func]*MiddlewareFact),
-		candidates:  make(map[*types.Func]*HandlerCandidateFact),
+		handlers: handlers.Imported{
+			Handlers:   make(map[*types.Func]handlers.Registration),
+			Middleware: make(map[*types.Func][]int),
+			Candidates: make(map[*types.Func][]handlers.Candidate),
+		},
 	}
 	for _, of := range pass.AllObjectFacts() {
 		if of.Object.Pkg() == pass.Pkg {
@@ -69,11 +70,15 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		case *cfgs.NoReturnFact:
 			imp.noReturn[fn] = true
 		case *HandlerFact:
-			imp.handlers[fn] = f
+			imp.handlers.Handlers[fn] = handlers.Registration{Params: f.Params, Line: f.Line, Col: f.Col, File: f.File, Payload: f.Payload}
 		case *MiddlewareFact:
-			imp.middleware[fn] = f
+			imp.handlers.Middleware[fn] = f.Params
 		case *HandlerCandidateFact:
-			imp.candidates[fn] = f
+			var rets []handlers.Candidate
+			for _, r := range f.Returns {
+				rets = append(rets, handlers.Candidate(r))
+			}
+			imp.handlers.Candidates[fn] = rets
 		}
 	}
 	return imp

@@ -6,8 +6,11 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
@@ -92,14 +95,14 @@ func (m *Model) solvePaths() {
 			bodies = append(bodies, body)
 		}
 	})
-	for body := range m.handlers {
+	for body := range m.hd.Handlers() {
 		if _, seen := m.paths[body]; !seen {
 			m.paths[body] = nil
 			bodies = append(bodies, body)
 		}
 	}
 	for _, d := range m.decls {
-		if _, seen := m.paths[d.Body]; !seen && m.mayRetry && (m.isHandlerCandidate(d) || m.isTypedHandlerCandidate(d)) && len(m.NilReturns(d.Body)) > 0 {
+		if _, seen := m.paths[d.Body]; !seen && m.mayRetry && (handlers.IsCandidate(m.info, m.msgs, d) || handlers.IsTypedCandidate(m.info, m.msgs, d)) && len(m.hd.NilReturns(d.Body)) > 0 {
 			m.paths[d.Body] = nil
 			bodies = append(bodies, d.Body)
 		}
@@ -236,3 +239,99 @@ const (
 	DelayClassifier     = transient.DelayClassifier
 	PredicateClassifier = transient.PredicateClassifier
 )
+
+// inferHandlerCandidates records, for the package's candidate handlers
+// (typed ones included), the nil returns in a retryable producer's error
+// branch. It runs after the transient paths are solved.
+func (m *Model) inferHandlerCandidates(decls []*ast.FuncDecl) {
+	m.candidates = make(map[*types.Func][]ForeignReturn)
+	for _, d := range decls {
+		if !handlers.IsCandidate(m.info, m.msgs, d) && !handlers.IsTypedCandidate(m.info, m.msgs, d) {
+			continue
+		}
+		paths := m.paths[d.Body]
+		for _, ret := range m.hd.NilReturns(d.Body) {
+			facts, ok := paths.AtReturn(ret)
+			if !ok || facts.ErrorBranch == nil {
+				continue
+			}
+			r := ForeignReturn{Pos: ret.Pos()}
+			if b := facts.ErrorBranch; b.Err != nil {
+				r.Err = b.Err.Name()
+			}
+			if b := facts.ErrorBranch; b.Producer != nil {
+				r.Producer = goast.CalleeName(b.Producer)
+			}
+			fn := m.info.Defs[d.Name].(*types.Func)
+			m.candidates[fn] = append(m.candidates[fn], r)
+		}
+	}
+}
+
+func (m *Model) exportHandlerCandidateFacts(pass *analysis.Pass) {
+	for _, fn := range sortedKeys(m.candidates) {
+		f := &HandlerCandidateFact{}
+		for _, r := range m.candidates[fn] {
+			if line, col, ok := m.Offset(fn, r.Pos); ok {
+				f.Returns = append(f.Returns, CandidateReturn{Line: line, Col: col, Err: r.Err, Producer: r.Producer})
+			}
+		}
+		if len(f.Returns) > 0 {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+}
+
+// HandlerCandidates returns the function declarations of the package that
+// could be handlers registered in another package (exported, a message
+// parameter, an error result) and are not known to be handlers here, in
+// source order. Only an exported name can be registered from elsewhere.
+func (m *Model) HandlerCandidates() []*ast.FuncDecl {
+	var out []*ast.FuncDecl
+	for _, d := range m.decls {
+		if d.Name.IsExported() && m.hd.HandlerOf(d.Body) == nil && handlers.IsCandidate(m.info, m.msgs, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ParamsOf returns the parameters a function type declares, in order (nil
+// for an unnamed or blank one).
+func (m *Model) ParamsOf(ft *ast.FuncType) []*types.Var { return messages.ParamVars(m.info, ft) }
+
+// Site returns where a position recorded relative to fn's declaration
+// (line offset, column) lies, in fn's file: how facts place a site in
+// another package.
+func (m *Model) Site(fn *types.Func, line, col int) token.Pos { return m.set.SiteIn(fn, line, col) }
+
+// Offset returns pos relative to fn's declaration (line offset, column),
+// as Site reads it; ok is false when pos is not in fn's file after it.
+func (m *Model) Offset(fn *types.Func, pos token.Pos) (line, col int, ok bool) {
+	decl, at := m.fset.Position(fn.Pos()), m.fset.Position(pos)
+	if at.Filename != decl.Filename || at.Line < decl.Line {
+		return 0, 0, false
+	}
+	return at.Line - decl.Line, at.Column, true
+}
+
+// HandlerCandidateFact marks a function that returns nil in the error
+// branch of a retryable producer's error, unclassified: a defect if a
+// caller Acks when it returns nil.
+type HandlerCandidateFact struct {
+	Returns []CandidateReturn
+}
+
+// CandidateReturn is one such return: where it is (relative to the
+// function's declaration, like Effect's), the error and its producer.
+type CandidateReturn struct {
+	Line, Col int
+	Err       string
+	Producer  string
+}
+
+func (*HandlerCandidateFact) AFact() {}
+
+func (*HandlerCandidateFact) String() string {
+	return "drops a retryable error if a caller acks on nil"
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
@@ -188,4 +189,47 @@ type DeferredAck = settle.DeferredAck
 // statement of body, and settles the message there.
 func (m *Model) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (DeferredAck, bool) {
 	return m.set.DeferredAckAt(body, ret)
+}
+
+// WritesDLQ reports whether the package makes a DLQ write anywhere but in
+// test functions.
+func (m *Model) WritesDLQ() bool { return m.dlq.WritesDLQ() }
+
+// Handler describes a function body that is a handler.
+type Handler = handlers.Handler
+
+// ForeignHandler is a function of another package registered here as a
+// handler.
+type ForeignHandler = handlers.ForeignHandler
+
+// ForeignReturn is a return of a ForeignHandler.
+type ForeignReturn = handlers.ForeignReturn
+
+// Decode describes a call that decodes a message's payload.
+type Decode = handlers.Decode
+
+// HandlerDirective, in the doc comment of a function, names a func-typed
+// parameter whose nil result the function turns into an Ack.
+const HandlerDirective = handlers.HandlerDirective
+
+// HandlerBodies returns the handler bodies of the package, in source
+// order.
+func (m *Model) HandlerBodies() []*ast.BlockStmt { return m.hd.HandlerBodies() }
+
+// HandlerOf returns what makes body a handler, or nil.
+func (m *Model) HandlerOf(body *ast.BlockStmt) *Handler { return m.hd.HandlerOf(body) }
+
+// ForeignHandlers returns the handlers of other packages registered here.
+func (m *Model) ForeignHandlers() []ForeignHandler { return m.hd.ForeignHandlers() }
+
+// NilReturns returns the return statements of body (not of nested
+// literals) whose error result is the literal nil.
+func (m *Model) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt { return m.hd.NilReturns(body) }
+
+// AsDecode recognizes a decode of a message's payload.
+func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) { return m.hd.AsDecode(call) }
+
+// DecodeAssignedTo returns the decode whose error v holds at pos.
+func (m *Model) DecodeAssignedTo(v *types.Var, pos token.Pos) (Decode, bool) {
+	return m.hd.DecodeAssignedTo(v, pos)
 }

@@ -61,31 +61,35 @@ type Imported struct {
 // Inputs are what Build reads: the earlier stages, the facts of the
 // dependencies and the configuration.
 type Inputs struct {
-	Info     *types.Info
-	Pkg      *types.Package
-	Config   Config
-	Names    map[string]bool // the package's identifiers that match DLQName
-	MayWrite bool            // the gate: a DLQ write can be found in the package
-	Imported Imported
-	Msgs     *messages.Table
-	Defs     func() *defs.Index
-	CallsOf  func(body *ast.BlockStmt) []*ast.CallExpr
-	Decls    []*ast.FuncDecl
-	Lits     []*ast.FuncLit
+	Info      *types.Info
+	Pkg       *types.Package
+	Config    Config
+	Names     map[string]bool // the package's identifiers that match DLQName
+	MayWrite  bool            // the gate: a DLQ write can be found in the package
+	Imported  Imported
+	Msgs      *messages.Table
+	Defs      func() *defs.Index
+	CallsOf   func(body *ast.BlockStmt) []*ast.CallExpr
+	Decls     []*ast.FuncDecl
+	Lits      []*ast.FuncLit
+	Files     []*ast.File
+	TestFuncs map[*ast.FuncDecl]bool // out of scope
 }
 
 // Result is what the model knows about DLQ writes in the package. It is
 // complete when Build returns and read-only afterwards.
 type Result struct {
-	info     *types.Info
-	pkg      *types.Package
-	cfg      Config
-	names    map[string]bool
-	mayWrite bool
-	imported Imported
-	msgs     *messages.Table
-	defs     func() *defs.Index
-	callsOf  func(body *ast.BlockStmt) []*ast.CallExpr
+	info      *types.Info
+	pkg       *types.Package
+	cfg       Config
+	names     map[string]bool
+	mayWrite  bool
+	imported  Imported
+	msgs      *messages.Table
+	defs      func() *defs.Index
+	callsOf   func(body *ast.BlockStmt) []*ast.CallExpr
+	files     []*ast.File
+	testFuncs map[*ast.FuncDecl]bool
 
 	writers map[*types.Func]bool // functions of the package that write a DLQ on some path
 	// writerNames are the writers' names, for the cheap test of
@@ -100,7 +104,7 @@ type Result struct {
 // found), then which function literals write.
 func Build(in Inputs) *Result {
 	m := &Result{info: in.Info, pkg: in.Pkg, cfg: in.Config, names: in.Names, mayWrite: in.MayWrite,
-		imported: in.Imported, msgs: in.Msgs, defs: in.Defs, callsOf: in.CallsOf}
+		imported: in.Imported, msgs: in.Msgs, defs: in.Defs, callsOf: in.CallsOf, files: in.Files, testFuncs: in.TestFuncs}
 	if m.mayWrite {
 		m.inferDLQWriters(in.Decls)
 		m.lits = nil
@@ -547,3 +551,27 @@ const (
 	// drops the write's error: a call to it is an unchecked DLQ write.
 	SwallowingWriter
 )
+
+// WritesDLQ reports whether the package makes a DLQ write anywhere but in
+// test functions: a direct write or a call to a DLQ writer. It looks at
+// every call of the package: callers that need it often keep the answer.
+func (m *Result) WritesDLQ() bool {
+	if !m.mayWrite {
+		return false
+	}
+	found := false
+	for _, f := range m.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				return !m.testFuncs[n] && !found
+			case *ast.CallExpr:
+				if !found && m.IsDLQWrite(n) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}

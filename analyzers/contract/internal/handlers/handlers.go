@@ -1,18 +1,27 @@
-package contract
+// Package handlers is the contract model's handlers: functions whose
+// nil result their caller turns into an Ack. It finds the package's
+// functions that call a func-typed parameter and Ack on nil (and the
+// struct fields that hold one), middleware, the bodies passed to them
+// (literals, functions, method values, routes in maps and slices), the
+// handlers of other packages registered here, and payload decodes. It
+// reads the syntax, defs, messages, dlq and settle stages, the facts of
+// the dependencies and the type information.
+package handlers
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
@@ -36,24 +45,120 @@ import (
 // buses that decide the settlement through a table (this project's
 // runtime/bus).
 
-// HandlerFact marks a function that calls its func-typed parameters
-// Params and Acks a message when they return nil. Line and Col locate the
-// Ack, relative to the function's declaration like Effect's.
-type HandlerFact struct {
+// Registration is what a HandlerFact says of a function of another
+// package: the handler parameters it Acks for on nil, where the Ack is
+// (relative to its declaration, or in File), and the payload parameters.
+type Registration struct {
 	Params    []int
 	Line, Col int
-	// File is the base name of the file holding the Ack when it is not the
-	// function's own; Line is then absolute.
-	File string
-	// Payload are the indexes of the handler's parameters the function
-	// passes the message's payload.
-	Payload []int
+	File      string
+	Payload   []int
 }
 
-func (*HandlerFact) AFact() {}
-func (f *HandlerFact) String() string {
-	return "acks when handler param " + joinInts(f.Params) + " returns nil"
+// Candidate is a return of a candidate handler of another package that
+// drops a retryable error (HandlerCandidateFact), placed like Effect's.
+type Candidate struct {
+	Line, Col int
+	Err       string
+	Producer  string
 }
+
+// Imported is what the facts of the dependencies say about handlers.
+type Imported struct {
+	Handlers   map[*types.Func]Registration // HandlerFact
+	Middleware map[*types.Func][]int        // MiddlewareFact
+	Candidates map[*types.Func][]Candidate  // HandlerCandidateFact
+}
+
+// Inputs are what Build reads.
+type Inputs struct {
+	Fset      *token.FileSet
+	Info      *types.Info
+	Pkg       *types.Package
+	Decode    *regexp.Regexp // names of payload decoders
+	MaySettle bool
+	MayHandle bool // some function could be a handler registered elsewhere
+	Infer     bool // infer the handler parameters (MaySettle, or a handler directive)
+	Imported  Imported
+	Syn       *syntax.Index
+	Msgs      *messages.Table
+	DLQ       *dlq.Result
+	Set       *settle.Result
+	Defs      func() *defs.Index
+	ReturnsOf func(body *ast.BlockStmt) []*ast.ReturnStmt
+	DeclByFn  map[*types.Func]*ast.FuncDecl
+	Decls     []*ast.FuncDecl
+}
+
+// Result is the package's handlers. It is complete when Build returns and
+// read-only afterwards.
+type Result struct {
+	fset      *token.FileSet
+	info      *types.Info
+	pkg       *types.Package
+	decode    *regexp.Regexp
+	maySettle bool
+	mayHandle bool
+	imported  Imported
+	syn       *syntax.Index
+	msgs      *messages.Table
+	dlq       *dlq.Result
+	set       *settle.Result
+	defs      func() *defs.Index
+	returnsOf func(body *ast.BlockStmt) []*ast.ReturnStmt
+	declByFn  map[*types.Func]*ast.FuncDecl
+
+	handlerParams    map[*types.Func]*handlerParams // functions that Ack when a func-typed parameter returns nil
+	handlers         map[*ast.BlockStmt]*Handler    // bodies passed to such a parameter
+	payloadParams    map[*types.Var]bool            // handler parameters that receive a message's payload
+	handlerFieldAcks map[*types.Var]token.Pos       // func-typed fields called and Acked on nil, with the Ack
+	middleware       map[*types.Func][]int          // functions that wrap their handler parameters
+	foreign          []ForeignHandler               // handlers of other packages registered here
+}
+
+// Build finds the package's handler parameters (when in.Infer; an
+// invalid //retrylint:handler directive is an error), middleware and
+// handlers.
+func Build(in Inputs) (*Result, error) {
+	m := &Result{fset: in.Fset, info: in.Info, pkg: in.Pkg, decode: in.Decode, maySettle: in.MaySettle,
+		mayHandle: in.MayHandle, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
+		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn}
+	if in.Infer {
+		if err := m.inferHandlerParams(in.Decls); err != nil {
+			return nil, err
+		}
+	}
+	m.inferMiddleware(in.Decls)
+	m.findHandlers(in.Decls)
+	return m, nil
+}
+
+// HandlerParams returns, for each function of the package with handler
+// parameters, the parameters, its Ack and the payload arguments.
+func (m *Result) HandlerParams(fn *types.Func) (params []int, ack token.Pos, payload []int) {
+	hp := m.handlerParams[fn]
+	if hp == nil {
+		return nil, token.NoPos, nil
+	}
+	return hp.params, hp.ack, hp.payload
+}
+
+// WithHandlerParams returns the functions of the package with handler
+// parameters.
+func (m *Result) WithHandlerParams() []*types.Func {
+	var out []*types.Func
+	for fn := range m.handlerParams {
+		out = append(out, fn)
+	}
+	return out
+}
+
+// Middleware returns the handler parameters each function of the package
+// wraps.
+func (m *Result) Middleware() map[*types.Func][]int { return m.middleware }
+
+// Handlers returns the handler bodies of the package.
+func (m *Result) Handlers() map[*ast.BlockStmt]*Handler { return m.handlers }
 
 // handlerParams is what the package's functions do with their handler
 // parameters.
@@ -80,7 +185,7 @@ type Handler struct {
 
 // HandlerBodies returns the handler bodies of the package, in source
 // order.
-func (m *Model) HandlerBodies() []*ast.BlockStmt {
+func (m *Result) HandlerBodies() []*ast.BlockStmt {
 	var out []*ast.BlockStmt
 	for b := range m.handlers {
 		out = append(out, b)
@@ -91,7 +196,7 @@ func (m *Model) HandlerBodies() []*ast.BlockStmt {
 
 // HandlerOf returns what makes body (a function declaration's or
 // literal's) a handler, or nil.
-func (m *Model) HandlerOf(body *ast.BlockStmt) *Handler { return m.handlers[body] }
+func (m *Result) HandlerOf(body *ast.BlockStmt) *Handler { return m.handlers[body] }
 
 // inferHandlerParams finds the package's functions that call a func-typed
 // parameter and Ack a message where its error is nil.
@@ -99,7 +204,7 @@ func (m *Model) HandlerOf(body *ast.BlockStmt) *Handler { return m.handlers[body
 // A parameter counts when the function calls it, or stores it in a struct
 // field (a composite literal or an assignment) that a method of the
 // package calls that way: the bus that keeps its handler in a field.
-func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) error {
+func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 	m.handlerParams = make(map[*types.Func]*handlerParams)
 	fields := m.handlerFields(decls)
 	m.handlerFieldAcks = fields
@@ -121,7 +226,7 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) error {
 		}
 		params := messages.ParamVars(m.info, d.Type)
 		for i, p := range params {
-			if p == nil || !returnsError(p.Type()) {
+			if p == nil || !ReturnsError(p.Type()) {
 				continue
 			}
 			ack := m.acksOnNil(d.Body, func(call *ast.CallExpr) bool { return m.callsVar(call, p) })
@@ -146,7 +251,7 @@ func (m *Model) inferHandlerParams(decls []*ast.FuncDecl) error {
 func hasErrorFuncParam(fn *types.Func) bool {
 	params := fn.Type().(*types.Signature).Params()
 	for i := range params.Len() {
-		if returnsError(params.At(i).Type()) {
+		if ReturnsError(params.At(i).Type()) {
 			return true
 		}
 	}
@@ -155,7 +260,7 @@ func hasErrorFuncParam(fn *types.Func) bool {
 
 // payloadArgs returns the indexes of the arguments of calls of p in body
 // that are a message's payload (p(ctx, msg.Data())).
-func (m *Model) payloadArgs(body *ast.BlockStmt, p *types.Var) []int {
+func (m *Result) payloadArgs(body *ast.BlockStmt, p *types.Var) []int {
 	var out []int
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -180,7 +285,7 @@ const HandlerDirective = "//retrylint:handler"
 // handlerDirective returns the parameter a //retrylint:handler directive
 // of d names, and an error when the directive names no parameter of d of
 // type func(...) error.
-func (m *Model) handlerDirective(d *ast.FuncDecl) (int, error) {
+func (m *Result) handlerDirective(d *ast.FuncDecl) (int, error) {
 	if d.Doc == nil {
 		return -1, nil
 	}
@@ -191,7 +296,7 @@ func (m *Model) handlerDirective(d *ast.FuncDecl) (int, error) {
 		}
 		name := strings.TrimSpace(rest)
 		for i, p := range messages.ParamVars(m.info, d.Type) {
-			if p != nil && p.Name() == name && returnsError(p.Type()) {
+			if p != nil && p.Name() == name && ReturnsError(p.Type()) {
 				return i, nil
 			}
 		}
@@ -201,7 +306,7 @@ func (m *Model) handlerDirective(d *ast.FuncDecl) (int, error) {
 	return -1, nil
 }
 
-func hasHandlerDirective(d *ast.FuncDecl) bool {
+func HasDirective(d *ast.FuncDecl) bool {
 	if d.Doc == nil {
 		return false
 	}
@@ -215,7 +320,7 @@ func hasHandlerDirective(d *ast.FuncDecl) bool {
 
 // callsVar reports whether call calls the variable v (a parameter or a
 // struct field).
-func (m *Model) callsVar(call *ast.CallExpr, v *types.Var) bool {
+func (m *Result) callsVar(call *ast.CallExpr, v *types.Var) bool {
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
 		return m.info.Uses[f] == v
@@ -230,7 +335,7 @@ func (m *Model) callsVar(call *ast.CallExpr, v *types.Var) bool {
 // the package calls (directly, or through a wrapper that returns the
 // field's result: return r.handler(ctx, m)) and Acks where the call's
 // error is nil, with the Ack.
-func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
+func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	out := make(map[*types.Var]token.Pos)
 	// One pass over the calls and returns: which decls call which
 	// handler-shaped fields, and which functions wrap a field.
@@ -318,7 +423,7 @@ func (m *Model) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 
 // calledField returns the func-typed field returning an error that e
 // calls (x.f(...)), or nil.
-func (m *Model) calledField(e ast.Expr) *types.Var {
+func (m *Result) calledField(e ast.Expr) *types.Var {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return nil
@@ -328,7 +433,7 @@ func (m *Model) calledField(e ast.Expr) *types.Var {
 		return nil
 	}
 	s := m.info.Selections[sel]
-	if s == nil || s.Kind() != types.FieldVal || !returnsError(s.Type()) {
+	if s == nil || s.Kind() != types.FieldVal || !ReturnsError(s.Type()) {
 		return nil
 	}
 	v, _ := s.Obj().(*types.Var)
@@ -367,9 +472,9 @@ func storedInHandlerField(info *types.Info, body *ast.BlockStmt, p *types.Var, f
 	return ack
 }
 
-// returnsError reports whether t is a func type whose last result is an
+// ReturnsError reports whether t is a func type whose last result is an
 // error.
-func returnsError(t types.Type) bool {
+func ReturnsError(t types.Type) bool {
 	sig, ok := t.Underlying().(*types.Signature)
 	if !ok || sig.Results().Len() == 0 {
 		return false
@@ -379,7 +484,7 @@ func returnsError(t types.Type) bool {
 
 // acksOnNil returns the position of an Ack in body that runs where a call
 // for which isHandlerCall holds returned a nil error, or token.NoPos.
-func (m *Model) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
+func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
 	ack := token.NoPos
 	var visitList func(list []ast.Stmt)
 	visitList = func(list []ast.Stmt) {
@@ -419,7 +524,7 @@ func (m *Model) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr)
 // testsCallOf reports whether an if statement tests, against nil, the
 // error of a call of p: if err := p(...); err != nil, if p(...) != nil, or
 // a variable whose one reaching definition is such a call.
-func (m *Model) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) bool) bool {
+func (m *Result) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) bool) bool {
 	bin, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
 	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
 		return false
@@ -450,7 +555,7 @@ func (m *Model) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) boo
 
 // firstAck returns the first Ack (done settlement of an ack method) in n,
 // outside function literals, or token.NoPos.
-func (m *Model) firstAck(n ast.Node) token.Pos {
+func (m *Result) firstAck(n ast.Node) token.Pos {
 	pos := token.NoPos
 	ast.Inspect(n, func(n ast.Node) bool {
 		if pos.IsValid() {
@@ -472,7 +577,7 @@ func (m *Model) firstAck(n ast.Node) token.Pos {
 }
 
 // declOf returns the declaration of a function of the package, or nil.
-func (m *Model) declOf(fn *types.Func) *ast.FuncDecl { return m.declByFn[fn] }
+func (m *Result) declOf(fn *types.Func) *ast.FuncDecl { return m.declByFn[fn] }
 
 // leavesBlock reports whether a block's last statement leaves the
 // statement list that holds the block's if: a return, a continue, break
@@ -497,7 +602,7 @@ func leavesBlock(b *ast.BlockStmt) bool {
 
 // handlerParamsOf returns fn's handler parameters and its Ack (any
 // package).
-func (m *Model) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, payload []int) {
+func (m *Result) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, payload []int) {
 	fn = fn.Origin()
 	if fn.Pkg() == m.pkg {
 		if hp := m.handlerParams[fn]; hp != nil {
@@ -505,7 +610,7 @@ func (m *Model) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, pa
 		}
 		return nil, token.NoPos, nil
 	}
-	if f := m.imported.handlers[fn]; f != nil {
+	if f, ok := m.imported.Handlers[fn]; ok {
 		if f.File != "" {
 			return f.Params, m.set.SiteInFile(fn, f.File, f.Line, f.Col), f.Payload
 		}
@@ -516,10 +621,10 @@ func (m *Model) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, pa
 
 // findHandlers marks the function bodies of the package passed to a
 // handler parameter.
-func (m *Model) findHandlers(decls []*ast.FuncDecl) {
+func (m *Result) findHandlers(decls []*ast.FuncDecl) {
 	m.handlers = make(map[*ast.BlockStmt]*Handler)
 	m.payloadParams = make(map[*types.Var]bool)
-	if len(m.handlerParams) == 0 && len(m.imported.handlers) == 0 {
+	if len(m.handlerParams) == 0 && len(m.imported.Handlers) == 0 {
 		return
 	}
 	for _, s := range m.syn.Sites {
@@ -548,7 +653,7 @@ func (m *Model) findHandlers(decls []*ast.FuncDecl) {
 // the argument is a call of middleware (a function that returns a closure
 // calling its handler parameter and returning its result), the handler
 // the middleware wraps.
-func (m *Model) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack token.Pos, payload []int, depth int) {
+func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack token.Pos, payload []int, depth int) {
 	if depth > defs.MaxDepth {
 		return
 	}
@@ -595,7 +700,7 @@ func (m *Model) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack t
 // map or slice of routes: routes[subject], or the value of a range over
 // routes, where routes is a local variable built from a composite literal
 // or by stores into its elements.
-func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
+func (m *Result) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
 	var container ast.Expr
 	switch a := ast.Unparen(arg).(type) {
 	case *ast.IndexExpr:
@@ -654,7 +759,7 @@ func (m *Model) routeValues(arg ast.Expr) ([]ast.Expr, bool) {
 //
 //	routes := []Route{{Durable: "quotes", Handler: quotes.Handle}, ...}
 //	for _, r := range routes { b.Dispatch(ctx, msg, r.Handler) }
-func (m *Model) routeFields(sel *ast.SelectorExpr) ([]ast.Expr, bool) {
+func (m *Result) routeFields(sel *ast.SelectorExpr) ([]ast.Expr, bool) {
 	s := m.info.Selections[sel]
 	if s == nil || s.Kind() != types.FieldVal || len(s.Index()) != 1 {
 		return nil, false
@@ -691,34 +796,19 @@ func identOf(e ast.Expr) *ast.Ident {
 	return id
 }
 
-// MiddlewareFact marks a function that returns a closure calling its
-// func-typed parameters Params and returning their result: what it is
-// given is a handler wherever what it returns is one.
-type MiddlewareFact struct {
-	Params []int
-}
-
-func (*MiddlewareFact) AFact() {}
-func (f *MiddlewareFact) String() string {
-	return "wraps handler param " + joinInts(f.Params)
-}
-
 // middlewareParams returns the handler parameters fn (any package) wraps.
-func (m *Model) middlewareParams(fn *types.Func) []int {
+func (m *Result) middlewareParams(fn *types.Func) []int {
 	fn = fn.Origin()
 	if fn.Pkg() == m.pkg {
 		return m.middleware[fn]
 	}
-	if f := m.imported.middleware[fn]; f != nil {
-		return f.Params
-	}
-	return nil
+	return m.imported.Middleware[fn]
 }
 
 // inferMiddleware finds the package's functions that return a function
 // literal (possibly converted) whose body returns the result of calling
 // one of their func-typed parameters.
-func (m *Model) inferMiddleware(decls []*ast.FuncDecl) {
+func (m *Result) inferMiddleware(decls []*ast.FuncDecl) {
 	m.middleware = make(map[*types.Func][]int)
 	for _, d := range decls {
 		fn, _ := m.info.Defs[d.Name].(*types.Func)
@@ -726,7 +816,7 @@ func (m *Model) inferMiddleware(decls []*ast.FuncDecl) {
 			continue
 		}
 		for i, p := range messages.ParamVars(m.info, d.Type) {
-			if p != nil && returnsError(p.Type()) && m.returnsWrapper(d.Body, p) {
+			if p != nil && ReturnsError(p.Type()) && m.returnsWrapper(d.Body, p) {
 				m.middleware[fn] = append(m.middleware[fn], i)
 			}
 		}
@@ -735,7 +825,7 @@ func (m *Model) inferMiddleware(decls []*ast.FuncDecl) {
 
 // returnsWrapper reports whether body returns a function literal that
 // returns the result of a call of p.
-func (m *Model) returnsWrapper(body *ast.BlockStmt, p *types.Var) bool {
+func (m *Result) returnsWrapper(body *ast.BlockStmt, p *types.Var) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		ret, ok := n.(*ast.ReturnStmt)
@@ -765,17 +855,9 @@ func (m *Model) returnsWrapper(body *ast.BlockStmt, p *types.Var) bool {
 	return found
 }
 
-// exportMiddlewareFacts exports a MiddlewareFact for each middleware
-// function of the package.
-func (m *Model) exportMiddlewareFacts(pass *analysis.Pass) {
-	for _, fn := range sortedKeys(m.middleware) {
-		pass.ExportObjectFact(fn, &MiddlewareFact{Params: slices.Clone(m.middleware[fn])})
-	}
-}
-
 // handlerInField marks the handler a composite literal stores in a
 // handler field of the package.
-func (m *Model) handlerInField(kv *ast.KeyValueExpr) {
+func (m *Result) handlerInField(kv *ast.KeyValueExpr) {
 	key, ok := kv.Key.(*ast.Ident)
 	if !ok {
 		return
@@ -792,9 +874,9 @@ func (m *Model) handlerInField(kv *ast.KeyValueExpr) {
 // handlerBody returns the body of the function a handler argument
 // denotes: a function literal, or a function or method of the package
 // (named, as a method value, or instantiated).
-func (m *Model) handlerBody(arg ast.Expr) (*ast.BlockStmt, *ast.FuncType) {
+func (m *Result) handlerBody(arg ast.Expr) (*ast.BlockStmt, *ast.FuncType) {
 	e := ast.Unparen(arg)
-	if lit := m.funcLitOf(e); lit != nil {
+	if lit := defs.FuncLitOf(m.info, m.defs, e); lit != nil {
 		return lit.Body, lit.Type // a literal, or a local variable bound to one
 	}
 	switch x := e.(type) {
@@ -824,26 +906,9 @@ func (m *Model) handlerBody(arg ast.Expr) (*ast.BlockStmt, *ast.FuncType) {
 	return nil, nil
 }
 
-// exportHandlerFacts exports a HandlerFact for each function of the
-// package with handler parameters.
-func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
-	for _, fn := range sortedKeys(m.handlerParams) {
-		hp := m.handlerParams[fn]
-		f := &HandlerFact{Params: slices.Clone(hp.params), Payload: slices.Clone(hp.payload)}
-		decl, at := m.fset.Position(fn.Pos()), m.fset.Position(hp.ack)
-		switch {
-		case at.Filename == decl.Filename && at.Line >= decl.Line:
-			f.Line, f.Col = at.Line-decl.Line, at.Column
-		case at.IsValid():
-			f.File, f.Line, f.Col = filepath.Base(at.Filename), at.Line, at.Column
-		}
-		pass.ExportObjectFact(fn, f)
-	}
-}
-
 // NilReturns returns the return statements of body (not of nested
 // literals) whose error result is the literal nil.
-func (m *Model) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt {
+func (m *Result) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt {
 	var out []*ast.ReturnStmt
 	for _, ret := range m.returnsOf(body) {
 		if len(ret.Results) > 0 && gotypes.IsNilExpr(m.info, ret.Results[len(ret.Results)-1]) {

@@ -1,4 +1,4 @@
-package contract
+package handlers
 
 import (
 	"go/ast"
@@ -37,12 +37,12 @@ var readerFuncs = [][2]string{
 }
 
 // AsDecode recognizes a decode of a message's payload.
-func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) {
+func (m *Result) AsDecode(call *ast.CallExpr) (Decode, bool) {
 	if m.info == nil || !m.maySettle && len(m.handlers) == 0 && !m.mayHandle {
 		return Decode{}, false
 	}
 	name := goast.CalleeName(call)
-	if name == "" || !m.cfg.Decode.MatchString(name) {
+	if name == "" || !m.decode.MatchString(name) {
 		return Decode{}, false
 	}
 	_, errIndex := m.dlq.CallResults(call)
@@ -65,7 +65,7 @@ func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) {
 // payloadMsgs adds to out the messages whose payload e is, or derives
 // from by slicing, conversion or wrapping in a reader or decoder; the
 // decoded value, headers and subjects are not the payload.
-func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Var {
+func (m *Result) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Var {
 	if e == nil || depth > defs.MaxDepth {
 		return out
 	}
@@ -106,39 +106,15 @@ func (m *Model) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.Va
 
 // isPayload reports whether sel selects a message's payload (its method
 // or field named in the message's profile).
-func (m *Model) isPayload(sel *ast.SelectorExpr) bool {
+func (m *Result) isPayload(sel *ast.SelectorExpr) bool {
 	p := m.msgs.Profile(m.info.TypeOf(sel.X))
 	return p != nil && slices.Contains(p.Payload, sel.Sel.Name)
-}
-
-// WritesDLQ reports whether the package makes a DLQ write anywhere but in
-// test functions: a direct write or a call to a DLQ writer. It looks at
-// every call of the package: callers that need it often keep the answer.
-func (m *Model) WritesDLQ() bool {
-	if !m.mayWriteDLQ {
-		return false
-	}
-	found := false
-	for _, f := range m.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				return !m.testFuncs[n] && !found
-			case *ast.CallExpr:
-				if !found && m.dlq.IsDLQWrite(n) {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	return found
 }
 
 // DecodeAssignedTo returns the decode whose error v holds at pos: the
 // definition of v that reaches pos, one only, assigns it a payload
 // decode's error result.
-func (m *Model) DecodeAssignedTo(v *types.Var, pos token.Pos) (Decode, bool) {
+func (m *Result) DecodeAssignedTo(v *types.Var, pos token.Pos) (Decode, bool) {
 	defs := m.defs().Reaching(v, pos)
 	if len(defs) != 1 || defs[0].RHS == nil {
 		return Decode{}, false
