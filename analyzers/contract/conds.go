@@ -1,87 +1,10 @@
 package contract
 
 import (
-	"go/ast"
-	"go/types"
-
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 )
-
-// inferEffectConds decides, from the transient paths of each helper's
-// body, when its direct settlements happen: the condition of each effect
-// of set.Effects, in the same order, kept apart from the settle stage,
-// which is complete before the paths are solved. An effect through
-// another helper keeps settle.CondUnknown.
-func (m *Model) inferEffectConds(decls []*ast.FuncDecl) {
-	m.conds = make(map[*types.Func][]settle.EffectCond)
-	for _, d := range decls {
-		fn, _ := m.info.Defs[d.Name].(*types.Func)
-		effects := m.set.Effects()[fn]
-		if fn == nil || len(effects) == 0 {
-			continue
-		}
-		var errVar *types.Var
-		if i := settle.FirstErrorParam(fn); i >= 0 {
-			errVar = fn.Signature().Params().At(i)
-		}
-		paths := m.paths[d.Body]
-		conds := make([]settle.EffectCond, len(effects))
-		for i, e := range effects {
-			conds[i] = effectCond(d.Body, e, errVar, paths, m.msgs.AsAckCall)
-		}
-		m.conds[fn] = conds
-	}
-}
-
-// effectCond is the condition of effect e of a helper with body, judged
-// on its error parameter errVar (nil when it has none).
-func effectCond(body *ast.BlockStmt, e settle.HelperEffect, errVar *types.Var, paths *ErrorPaths,
-	asAck func(*ast.CallExpr) (AckCall, bool)) settle.EffectCond {
-	if e.Call == nil {
-		return settle.CondUnknown
-	}
-	if _, direct := asAck(e.Call); !direct {
-		return settle.CondUnknown
-	}
-	if errVar == nil {
-		if settle.Unconditional(body, e.Call) {
-			return settle.CondAlways
-		}
-		return settle.CondUnknown
-	}
-	vf, ok := paths.VarAt(e.Call, errVar)
-	switch {
-	case !ok:
-	case vf.Nil:
-		return settle.CondNil
-	case vf.Transient:
-		return settle.CondAfterRetry
-	case vf.NoIntent || vf.NonNil && vf.Classified:
-		return settle.CondAfterNoRetry
-	case vf.NonNil:
-		return settle.CondNonNilUnclassed
-	case !vf.Classified && settle.Unconditional(body, e.Call):
-		return settle.CondAlways
-	}
-	return settle.CondUnknown
-}
-
-// settlements is settle's Settlements with the conditions of the
-// package's own helpers, known once the paths are solved.
-func (m *Model) settlements(call *ast.CallExpr) []settle.Settlement {
-	out := m.set.Settlements(call)
-	for i, s := range out {
-		if !s.Helper || s.Cond != settle.CondUnknown || s.Local == nil {
-			continue
-		}
-		if conds := m.conds[s.Local]; s.Index < len(conds) {
-			out[i].Cond = conds[s.Index]
-		}
-	}
-	return out
-}
 
 // exportEffectsFacts exports an EffectsFact for each function of the
 // package with effects, with each settlement's place relative to the
@@ -91,10 +14,11 @@ func (m *Model) exportEffectsFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(effects) {
 		f := &EffectsFact{}
 		decl := m.fset.Position(fn.Pos())
+		conds := m.paths.Conds()[fn]
 		for i, e := range effects[fn] {
 			fe := Effect{Param: e.Param, Settlement: e.Settlement}
-			if i < len(m.conds[fn]) {
-				fe.Cond = m.conds[fn][i]
+			if i < len(conds) {
+				fe.Cond = conds[i]
 			}
 			if at := m.fset.Position(e.Site); e.Site.IsValid() && fn.Pos().IsValid() && at.Filename == decl.Filename && at.Line >= decl.Line {
 				fe.Line, fe.Col = at.Line-decl.Line, at.Column

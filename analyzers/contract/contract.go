@@ -17,6 +17,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/paths"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
@@ -98,18 +99,11 @@ type Model struct {
 	flow     *defs.Index
 	syn      *syntax.Index // what one walk over the files collects; trimmed when frozen
 	imported importedFacts
-	graphs   *cfgs.Graphs                   // the CFGs of the bodies with something to judge
-	noReturn map[*types.Func]bool           // the package's functions that never return
-	paths    map[*ast.BlockStmt]*ErrorPaths // the transient paths of the bodies the checks ask about
-	diverged []token.Pos                    // bodies on which the path solver did not converge
-	ackCalls []*BodyAckCalls                // the package's ack calls, by body, in source order
+	graphs   *cfgs.Graphs         // the CFGs of the bodies with something to judge
+	noReturn map[*types.Func]bool // the package's functions that never return
 
 	// What can be found in the package at all (vocabulary.go): the model
 	// skips the inferences that cannot find anything.
-	helperSettles                                 []*BodyHelperSettles // calls of helpers whose effects have a known condition
-	ackBodies                                     []*ast.BlockStmt     // bodies that hold an Ack, each with its CFG built
-	termBodies                                    []*ast.BlockStmt     // bodies that hold a Term, each with its CFG built
-	deferredAckBodies                             []*ast.BlockStmt     // bodies that defer a literal that Acks
 	vocab                                         *vocabulary
 	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
 	mayHandle                                     bool // some function could be a handler registered elsewhere
@@ -117,17 +111,16 @@ type Model struct {
 	prod   *producers.Result
 	frozen bool // set when Run is done: the memo maps below are complete
 
-	dlq        *dlq.Result
-	set        *settle.Result                  // settlements, effects, deferred Acks
-	conds      map[*types.Func][]EffectCond    // when each effect of set.Effects happens (conds.go)
-	msgs       *messages.Table                 // messages, ack calls, publish calls, derivations
-	hd         *handlers.Result                // handler parameters, middleware, handlers, decodes
-	candidates map[*types.Func][]ForeignReturn // functions that drop retryable errors if acked on nil
-	decls      []*ast.FuncDecl                 // with a body, not a test function
-	testFuncs  map[*ast.FuncDecl]bool          // out of scope (testfuncs.go)
-	declByFn   map[*types.Func]*ast.FuncDecl
-	calls      map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
-	tr         *transient.Result                  // classifiers, and the solver of transient paths
+	dlq       *dlq.Result
+	set       *settle.Result         // settlements, effects, deferred Acks
+	msgs      *messages.Table        // messages, ack calls, publish calls, derivations
+	hd        *handlers.Result       // handler parameters, middleware, handlers, decodes
+	decls     []*ast.FuncDecl        // with a body, not a test function
+	testFuncs map[*ast.FuncDecl]bool // out of scope (testfuncs.go)
+	declByFn  map[*types.Func]*ast.FuncDecl
+	calls     map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
+	tr        *transient.Result                  // classifiers, and the solver of transient paths
+	paths     *paths.Result                      // solved paths, effect conditions, bodies by what they hold
 }
 
 // Config returns the configuration the model was built with.
@@ -217,12 +210,10 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 		m.defs() // the checks read it
 	}
 	m.freeze()
-	if m.mayRetry || m.maySettle {
-		m.solvePaths()
-		m.inferEffectConds(decls)
-		m.indexHelperSettles()
-		m.inferHandlerCandidates(decls)
-	}
+	m.paths = paths.Build(paths.Inputs{
+		Info: m.info, MayRetry: m.mayRetry, Solve: m.mayRetry || m.maySettle, Syn: m.syn, Msgs: m.msgs,
+		Prod: m.prod, Set: m.set, Hd: m.hd, Tr: m.tr, Graphs: m.graphs, Defs: m.defs, Decls: decls,
+	})
 	m.exportFacts(pass)
 	m.graphs.Freeze()
 	m.syn.Trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle)

@@ -22,3 +22,11 @@ func DLQFilterMisses(m *Model) (misses []*ast.CallExpr, calls int) {
 	}
 	return misses, calls
 }
+
+// SolveBody solves the transient paths of any body of the model's
+// package, solved by the model or not: the probe test asks about every
+// body, the checks only about those the model solved.
+func SolveBody(m *Model, body *ast.BlockStmt) *ErrorPaths {
+	ep, _ := m.tr.Solve(body)
+	return ep
+}

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
@@ -163,12 +162,6 @@ const (
 // function writes a dead-letter queue although nothing in its name or body
 // says so.
 const DLQDirective = dlq.DLQDirective
-
-// DeferredAckBodies returns the function bodies that defer a literal
-// holding an Ack (defer func() { _ = msg.Ack() }()), in source order: the
-// Ack is the literal's, its returns are theirs. Bodies holding a deferred
-// Ack of their own are among AckCallsByBody's.
-func (m *Model) DeferredAckBodies() []*ast.BlockStmt { return slices.Clip(m.deferredAckBodies) }
 
 // SettleCall describes a call that settles a message: a Term, an Ack.
 type SettleCall = settle.SettleCall

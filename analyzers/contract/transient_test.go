@@ -57,7 +57,7 @@ var probe = &analysis.Analyzer{
 }
 
 func probeBody(pass *analysis.Pass, m *contract.Model, body *ast.BlockStmt) {
-	paths := m.ErrorPaths(body)
+	paths := contract.SolveBody(m, body)
 	ast.Inspect(body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false

@@ -112,3 +112,17 @@ func (m *Result) foreignHandler(arg ast.Expr, call *ast.CallExpr, caller string,
 	}
 	m.foreign = append(m.foreign, h)
 }
+
+// HandlerCandidates returns the function declarations of the package that
+// could be handlers registered in another package (exported, a message
+// parameter, an error result) and are not known to be handlers here, in
+// source order. Only an exported name can be registered from elsewhere.
+func (m *Result) HandlerCandidates() []*ast.FuncDecl {
+	var out []*ast.FuncDecl
+	for _, d := range m.decls {
+		if d.Name.IsExported() && m.handlers[d.Body] == nil && IsCandidate(m.info, m.msgs, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}

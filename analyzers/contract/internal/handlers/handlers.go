@@ -107,6 +107,7 @@ type Result struct {
 	defs      func() *defs.Index
 	returnsOf func(body *ast.BlockStmt) []*ast.ReturnStmt
 	declByFn  map[*types.Func]*ast.FuncDecl
+	decls     []*ast.FuncDecl
 
 	handlerParams    map[*types.Func]*handlerParams // functions that Ack when a func-typed parameter returns nil
 	handlers         map[*ast.BlockStmt]*Handler    // bodies passed to such a parameter
@@ -122,7 +123,7 @@ type Result struct {
 func Build(in Inputs) (*Result, error) {
 	m := &Result{fset: in.Fset, info: in.Info, pkg: in.Pkg, decode: in.Decode, maySettle: in.MaySettle,
 		mayHandle: in.MayHandle, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
-		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn}
+		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn, decls: in.Decls}
 	if in.Infer {
 		if err := m.inferHandlerParams(in.Decls); err != nil {
 			return nil, err
