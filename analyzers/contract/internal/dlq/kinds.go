@@ -5,8 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
@@ -68,99 +66,6 @@ func (m *Result) directWrite(call *ast.CallExpr, fn *types.Func) bool {
 		return true
 	}
 	return m.sendsToDLQArg(call, fn)
-}
-
-// sendVerbs are the words that make a call with a dead-letter destination
-// argument a write; excludedFirstWords configure, build or describe.
-var (
-	sendVerbs = []string{"send", "publish", "post", "put", "write", "emit", "deliver", "dispatch",
-		"forward", "enqueue", "push", "execute", "do"}
-	excludedFirstWords = []string{"new", "parse", "build", "make", "with", "format", "marshal", "encode", "validate"}
-	excludedPackages   = []string{"fmt", "errors", "log", "log/slog", "strings", "strconv", "net/url"}
-)
-
-// sendsToDLQArg reports whether a call sends to a dead-letter destination
-// passed as an argument (d.SendEvent(ctx, ev, *h.deadLetterSink),
-// send(ctx, dlqURL, body)): its name holds a send verb as a mixedCaps word
-// and does not start with a building verb, it is not in a formatting or
-// logging package, and an argument is a variable, field, or dereference of
-// one named like a DLQ. fn is nil for a call of a func value.
-func (m *Result) sendsToDLQArg(call *ast.CallExpr, fn *types.Func) bool {
-	var name string
-	if fn != nil {
-		if fn.Pkg() != nil && slices.Contains(excludedPackages, fn.Pkg().Path()) {
-			return false
-		}
-		name = fn.Name()
-	} else {
-		switch f := ast.Unparen(call.Fun).(type) {
-		case *ast.Ident:
-			name = f.Name
-		case *ast.SelectorExpr:
-			name = f.Sel.Name
-		}
-	}
-	if !slices.ContainsFunc(call.Args, m.isDLQDestination) {
-		return false // the common case, decided by map lookups
-	}
-	words := mixedCapsWords(name)
-	return len(words) > 0 && !slices.Contains(excludedFirstWords, words[0]) &&
-		slices.ContainsFunc(words, func(w string) bool { return slices.Contains(sendVerbs, w) })
-}
-
-// isDLQDestination reports whether e is a variable, field, or dereference
-// of one, named like a DLQ.
-func (m *Result) isDLQDestination(e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.StarExpr:
-		return m.isDLQDestination(e.X)
-	case *ast.Ident:
-		_, isVar := m.info.Uses[e].(*types.Var)
-		return isVar && m.isDLQName(e.Name)
-	case *ast.SelectorExpr:
-		if s := m.info.Selections[e]; s != nil {
-			return s.Kind() == types.FieldVal && m.isDLQName(e.Sel.Name)
-		}
-		_, isVar := m.info.Uses[e.Sel].(*types.Var) // pkg.DeadLetterSubject
-		return isVar && m.isDLQName(e.Sel.Name)
-	}
-	return false
-}
-
-// mixedCapsWords splits a Go name into its lower-cased words:
-// "SendEvent" gives send, event; "executeRequest" execute, request;
-// "sendToDLQ" send, to, dlq.
-func mixedCapsWords(name string) []string {
-	var words []string
-	runes := []rune(name)
-	start := 0
-	for i := 1; i <= len(runes); i++ {
-		if i < len(runes) && !boundary(runes, i) {
-			continue
-		}
-		if w := strings.Trim(string(runes[start:i]), "_"); w != "" {
-			words = append(words, strings.ToLower(w))
-		}
-		start = i
-	}
-	return words
-}
-
-// boundary reports whether a new word starts at runes[i]: an upper-case
-// letter after a lower-case one or a digit, the last upper-case letter of
-// an acronym followed by a lower-case one (HTTPServer: Server), or an
-// underscore.
-func boundary(runes []rune, i int) bool {
-	r, prev := runes[i], runes[i-1]
-	switch {
-	case r == '_' || prev == '_':
-		return true
-	case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
-		return true
-	case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]):
-		return true
-	}
-	return false
 }
 
 // inferWriterKinds decides, to a fixpoint, what the errors of the
@@ -309,4 +214,33 @@ func (m *Result) writesHere(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// AsDLQWrite recognizes a DLQ write, as CONTRACT.md defines it:
+//
+//   - a call that returns an error and whose function, method or func-valued
+//     field or variable has a name matching Config.DLQName (OnDeadLetter,
+//     publishDLQ), unless the name starts with a verb that configures or
+//     inspects (NewDLQWriter, ensureDLQStream);
+//   - a call that returns an error of a method of any name on a receiver
+//     variable or field whose name matches Config.DLQName (s.dlq.Write),
+//     except ack methods, publish-less NATS calls and closers;
+//   - a publish (Publish, PublishMsg, PublishAsync, PublishMsgAsync,
+//     Request) returning an error whose subject has a constant part
+//     matching Config.DLQSubject, or is a variable, field or call whose name
+//     matches Config.DLQName (s.cfg.DeadLetterSubject);
+//   - a call of a function named in Config.DLQFuncs, marked //retrylint:dlq,
+//     or known (through DLQWriterFact for other packages) to write a DLQ on
+//     some path, whatever it returns;
+//   - a call of a function literal, directly or through a local variable,
+//     whose body writes a DLQ.
+func (m *Result) AsDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
+	if !m.IsDLQWrite(call) {
+		return DLQWrite{}, false
+	}
+	w := DLQWrite{Call: call, Name: goast.CalleeText(call.Fun), ErrIndex: -1}
+	w.Results, w.ErrIndex = m.CallResults(call)
+	w.Checked, w.Swallows = m.writeOutcome(call, w.HasError())
+	w.Msgs = m.msgs.CallDeps(call)
+	return w, true
 }

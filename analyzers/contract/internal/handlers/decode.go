@@ -18,17 +18,6 @@ import (
 // proto.Unmarshal, a decodeOrder of the service's own). Its error branch
 // is the decode-failure path.
 
-// Decode describes a call that decodes a message's payload.
-type Decode struct {
-	Call *ast.CallExpr
-	// Name is the callee as written: json.Unmarshal, dec.Decode.
-	Name string
-	// ErrIndex is the index of the error result among the call's results.
-	ErrIndex int
-	// Msgs are the messages whose payload it decodes.
-	Msgs []*types.Var
-}
-
 // readerFuncs wrap a payload without changing what it is.
 var readerFuncs = [][2]string{
 	{"bytes", "NewReader"}, {"bytes", "NewBuffer"}, {"bytes", "NewBufferString"}, {"strings", "NewReader"},

@@ -7,7 +7,6 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
-	"golang.org/x/tools/go/analysis"
 )
 
 // Handlers registered in another package. Facts flow only to importers, so
@@ -17,38 +16,6 @@ import (
 // returns that would drop a retryable error if its nil result were an Ack
 // (HandlerCandidateFact); the package that registers it with a bus that
 // Acks on nil reports them, at the returns themselves.
-
-// ForeignHandler is a function of another package passed here to a bus
-// that Acks when it returns nil, with the returns that drop a retryable
-// error.
-type ForeignHandler struct {
-	Fn      *types.Func
-	Call    *ast.CallExpr // the registration
-	Caller  string
-	Ack     token.Pos
-	Returns []ForeignReturn
-}
-
-// Related returns the related locations every report on the handler
-// carries, after those of the finding itself: the registration, and the
-// bus's Ack when known.
-func (h ForeignHandler) Related(first ...analysis.RelatedInformation) []analysis.RelatedInformation {
-	out := append(first, analysis.RelatedInformation{Pos: h.Call.Pos(), End: h.Call.End(), Message: "registered as a handler here"})
-	if h.Ack.IsValid() {
-		out = append(out, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
-	}
-	return out
-}
-
-// ForeignReturn is a return of a ForeignHandler, placed in its file.
-type ForeignReturn struct {
-	Pos      token.Pos
-	Err      string
-	Producer string
-}
-
-// ForeignHandlers returns the handlers of other packages registered here.
-func (m *Result) ForeignHandlers() []ForeignHandler { return m.foreign }
 
 // IsCandidate reports whether d could be a handler: it returns an
 // error last and takes a message.
@@ -122,6 +89,18 @@ func (m *Result) HandlerCandidates() []*ast.FuncDecl {
 	for _, d := range m.decls {
 		if d.Name.IsExported() && m.handlers[d.Body] == nil && IsCandidate(m.info, m.msgs, d) {
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// NilReturns returns the return statements of body (not of nested
+// literals) whose error result is the literal nil.
+func (m *Result) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt {
+	var out []*ast.ReturnStmt
+	for _, ret := range m.returnsOf(body) {
+		if len(ret.Results) > 0 && gotypes.IsNilExpr(m.info, ret.Results[len(ret.Results)-1]) {
+			out = append(out, ret)
 		}
 	}
 	return out

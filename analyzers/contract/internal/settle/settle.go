@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
@@ -141,4 +142,133 @@ func (m *Result) CertainHelperSettle(call *ast.CallExpr, s profile.Settlement) (
 	msg := call.Args[e.Param]
 	return SettleCall{Call: call, Settlement: s, Msg: msg, Msgs: m.msgs.Deps(msg), Name: goast.CalleeText(call.Fun),
 		Helper: true, Inner: e.Site}, true
+}
+
+// SiteIn turns a place recorded relative to fn's declaration (lines after
+// the line of its name, and a column) back into a position, or fn's own
+// position when the file does not have it.
+func (m *Result) SiteIn(fn *types.Func, line, col int) token.Pos {
+	tf := m.fset.File(fn.Pos())
+	if tf == nil || !fn.Pos().IsValid() {
+		return fn.Pos()
+	}
+	at := tf.Line(fn.Pos()) + line
+	if line < 0 || at > tf.LineCount() || col < 1 {
+		return fn.Pos()
+	}
+	start := tf.LineStart(at)
+	end := tf.Base() + tf.Size()
+	if at < tf.LineCount() {
+		end = int(tf.LineStart(at + 1))
+	}
+	if pos := int(start) + col - 1; pos < end {
+		return token.Pos(pos)
+	}
+	return start
+}
+
+// SiteInFile returns the position at line and column of the file named
+// base in fn's package directory, or fn's own position.
+func (m *Result) SiteInFile(fn *types.Func, base string, line, col int) token.Pos {
+	declFile := m.fset.File(fn.Pos())
+	if declFile == nil {
+		return fn.Pos()
+	}
+	dir := filepath.Dir(declFile.Name())
+	pos := fn.Pos()
+	m.fset.Iterate(func(tf *token.File) bool {
+		if tf.Name() != filepath.Join(dir, base) || line < 1 || line > tf.LineCount() || col < 1 {
+			return true
+		}
+		start := tf.LineStart(line)
+		pos = start + token.Pos(col-1)
+		return false
+	})
+	return pos
+}
+
+// MayTermParams returns the indexes of fn's message parameters that fn (any
+// package) may Term on some path, directly or through other helpers.
+func (m *Result) MayTermParams(fn *types.Func) []int {
+	var out []int
+	for _, e := range m.EffectsOf(fn) {
+		if e.Settlement == profile.Terminate {
+			out = append(out, e.Param)
+		}
+	}
+	return out
+}
+
+// MayTermSite returns where the may-Term helper fn Terms its message (or
+// calls the helper that does), or fn's own position when the exact place
+// is not known in this run.
+func (m *Result) MayTermSite(fn *types.Func) token.Pos {
+	for _, e := range m.EffectsOf(fn) {
+		if e.Settlement == profile.Terminate {
+			return e.Site
+		}
+	}
+	return token.NoPos
+}
+
+// EffectCond is when a helper's effect happens, judged on the helper's
+// first error parameter (CONTRACT.md, "Effects of a helper").
+type EffectCond string
+
+// The conditions of CONTRACT.md; the zero value means not known (the
+// effect happens through another helper or a function literal), and an
+// effect whose condition is not known is not judged at call sites.
+const (
+	CondUnknown         EffectCond = ""
+	CondAlways          EffectCond = "always"
+	CondNil             EffectCond = "nil"      // only when the error is nil
+	CondNonNilUnclassed EffectCond = "non-nil"  // only when it is non-nil and unclassified
+	CondAfterRetry      EffectCond = "retry"    // only after a classification said retry
+	CondAfterNoRetry    EffectCond = "no-retry" // only after a classification said no retry intent
+)
+
+// Unconditional reports whether call runs whenever body runs to its end
+// (onEveryPath). A settlement under any other condition (a switch on an
+// action, a flag) is not "always".
+func Unconditional(body *ast.BlockStmt, call *ast.CallExpr) bool {
+	found := false
+	goast.OnEveryPath(body, func(n ast.Node) bool {
+		found = n.Pos() <= call.Pos() && call.End() <= n.End()
+		return !found
+	})
+	return found
+}
+
+// FirstErrorParam returns the index of fn's first error parameter, or -1.
+func FirstErrorParam(fn *types.Func) int {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return -1
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if gotypes.IsError(sig.Params().At(i).Type()) {
+			return i
+		}
+	}
+	return -1
+}
+
+// SettlementVerbs name the Settlements in fact strings after the
+// contract's vocabulary.
+var SettlementVerbs = map[profile.Settlement]string{
+	profile.Done: "Ack", profile.RetryNow: "Nak", profile.RetryLater: "NakWithDelay", profile.Terminate: "Term",
+}
+
+// Effect is one settlement of one message parameter, on some path.
+type Effect struct {
+	Param      int
+	Settlement profile.Settlement
+	// Cond is when it happens, on the function's first error parameter.
+	Cond EffectCond
+	// Line and Col locate the settlement (or the call of the helper that
+	// makes it) inside the function: lines after the line of the
+	// function's name, and the column. Checks use them to point at the
+	// inner settlement from another package without storing a token.Pos,
+	// which would mean nothing in another process.
+	Line, Col int
 }

@@ -1,0 +1,341 @@
+package handlers
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
+	"github.com/retrylint/retrylint/analyzers/profile"
+)
+
+// inferHandlerParams finds the package's functions that call a func-typed
+// parameter and Ack a message where its error is nil.
+//
+// A parameter counts when the function calls it, or stores it in a struct
+// field (a composite literal or an assignment) that a method of the
+// package calls that way: the bus that keeps its handler in a field.
+func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
+	m.handlerParams = make(map[*types.Func]*handlerParams)
+	fields := m.handlerFields(decls)
+	m.handlerFieldAcks = fields
+	for _, d := range decls {
+		fn, _ := m.info.Defs[d.Name].(*types.Func)
+		if fn == nil || d.Body == nil {
+			continue
+		}
+		i, err := m.handlerDirective(d)
+		if err != nil {
+			return err
+		}
+		if i >= 0 {
+			m.handlerParams[fn] = &handlerParams{params: []int{i}, ack: d.Name.Pos()}
+			continue
+		}
+		if !hasErrorFuncParam(fn) {
+			continue // the common case, decided without looking up the parameters
+		}
+		params := messages.ParamVars(m.info, d.Type)
+		for i, p := range params {
+			if p == nil || !ReturnsError(p.Type()) {
+				continue
+			}
+			ack := m.acksOnNil(d.Body, func(call *ast.CallExpr) bool { return m.callsVar(call, p) })
+			if !ack.IsValid() {
+				ack = storedInHandlerField(m.info, d.Body, p, fields)
+			}
+			if ack.IsValid() {
+				hp := m.handlerParams[fn]
+				if hp == nil {
+					hp = &handlerParams{ack: ack, payload: m.payloadArgs(d.Body, p)}
+					m.handlerParams[fn] = hp
+				}
+				hp.params = append(hp.params, i)
+			}
+		}
+	}
+	return nil
+}
+
+// payloadArgs returns the indexes of the arguments of calls of p in body
+// that are a message's payload (p(ctx, msg.Data())).
+func (m *Result) payloadArgs(body *ast.BlockStmt, p *types.Var) []int {
+	var out []int
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || !m.callsVar(call, p) {
+			return true
+		}
+		for i, a := range call.Args {
+			if len(m.payloadMsgs(a, nil, 0)) > 0 && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// handlerDirective returns the parameter a //retrylint:handler directive
+// of d names, and an error when the directive names no parameter of d of
+// type func(...) error.
+func (m *Result) handlerDirective(d *ast.FuncDecl) (int, error) {
+	if d.Doc == nil {
+		return -1, nil
+	}
+	for _, c := range d.Doc.List {
+		rest, ok := strings.CutPrefix(c.Text, HandlerDirective)
+		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+			continue
+		}
+		name := strings.TrimSpace(rest)
+		for i, p := range messages.ParamVars(m.info, d.Type) {
+			if p != nil && p.Name() == name && ReturnsError(p.Type()) {
+				return i, nil
+			}
+		}
+		return -1, fmt.Errorf("%s: %s %q names no parameter of %s of type func(...) error",
+			m.fset.Position(c.Pos()), HandlerDirective, name, d.Name.Name)
+	}
+	return -1, nil
+}
+
+// callsVar reports whether call calls the variable v (a parameter or a
+// struct field).
+func (m *Result) callsVar(call *ast.CallExpr, v *types.Var) bool {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return m.info.Uses[f] == v
+	case *ast.SelectorExpr:
+		s := m.info.Selections[f]
+		return s != nil && s.Kind() == types.FieldVal && s.Obj() == v
+	}
+	return false
+}
+
+// handlerFields returns the func-typed struct fields that a function of
+// the package calls (directly, or through a wrapper that returns the
+// field's result: return r.handler(ctx, m)) and Acks where the call's
+// error is nil, with the Ack.
+func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
+	out := make(map[*types.Var]token.Pos)
+	// One pass over the calls and returns: which decls call which
+	// handler-shaped fields, and which functions wrap a field.
+	calledFields := make(map[*ast.FuncDecl]map[*types.Var]bool)
+	wrappers := make(map[*types.Var][]*types.Func)
+	var fields []*types.Var
+	for _, s := range m.syn.Sites {
+		d := m.syn.DeclOf[s.Body]
+		if d == nil || s.Node.Pos() < d.Body.Pos() {
+			continue // outside a declaration's body
+		}
+		switch n := s.Node.(type) {
+		case *ast.ReturnStmt:
+			if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil && len(n.Results) > 0 {
+				if f := m.calledField(n.Results[len(n.Results)-1]); f != nil && !slices.Contains(wrappers[f], fn) {
+					wrappers[f] = append(wrappers[f], fn)
+				}
+			}
+		case *ast.CallExpr:
+			if f := m.calledField(n); f != nil {
+				if calledFields[d] == nil {
+					calledFields[d] = make(map[*types.Var]bool)
+				}
+				if !calledFields[d][f] && !slices.Contains(fields, f) {
+					fields = append(fields, f)
+				}
+				calledFields[d][f] = true
+			}
+		}
+	}
+	// A second pass, where there are wrappers: which decls call them.
+	calledFuncs := make(map[*ast.FuncDecl]map[*types.Func]bool)
+	wrapperNames := make(map[string]bool)
+	for _, ws := range wrappers {
+		for _, w := range ws {
+			wrapperNames[w.Name()] = true
+		}
+	}
+	for _, s := range m.syn.Sites {
+		if len(wrapperNames) == 0 {
+			break
+		}
+		call, ok := s.Node.(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		if name, _ := goast.CalledName(call.Fun); !wrapperNames[name] {
+			continue
+		}
+		d := m.syn.DeclOf[s.Body]
+		if d == nil || s.Node.Pos() < d.Body.Pos() || m.calledField(call) != nil {
+			continue
+		}
+		if callee := gotypes.StaticCallee(m.info, call); callee != nil {
+			if calledFuncs[d] == nil {
+				calledFuncs[d] = make(map[*types.Func]bool)
+			}
+			calledFuncs[d][callee] = true
+		}
+	}
+	for _, field := range fields {
+		isCall := func(c *ast.CallExpr) bool {
+			if m.callsVar(c, field) {
+				return true
+			}
+			fn := gotypes.StaticCallee(m.info, c)
+			return fn != nil && slices.Contains(wrappers[field], fn)
+		}
+		for _, d := range decls {
+			uses := calledFields[d][field]
+			for _, w := range wrappers[field] {
+				uses = uses || calledFuncs[d][w]
+			}
+			if !uses {
+				continue
+			}
+			if ack := m.acksOnNil(d.Body, isCall); ack.IsValid() {
+				out[field] = ack
+				break
+			}
+		}
+	}
+	return out
+}
+
+// calledField returns the func-typed field returning an error that e
+// calls (x.f(...)), or nil.
+func (m *Result) calledField(e ast.Expr) *types.Var {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := m.info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal || !ReturnsError(s.Type()) {
+		return nil
+	}
+	v, _ := s.Obj().(*types.Var)
+	return v
+}
+
+// acksOnNil returns the position of an Ack in body that runs where a call
+// for which isHandlerCall holds returned a nil error, or token.NoPos.
+func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
+	ack := token.NoPos
+	var visitList func(list []ast.Stmt)
+	visitList = func(list []ast.Stmt) {
+		for i, s := range list {
+			if ack.IsValid() {
+				return
+			}
+			ifs, ok := s.(*ast.IfStmt)
+			if !ok || !m.testsCallOf(ifs, isHandlerCall) {
+				continue
+			}
+			bin := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+			switch {
+			case bin.Op == token.EQL:
+				ack = m.firstAck(ifs.Body)
+			case ifs.Else != nil:
+				ack = m.firstAck(ifs.Else)
+			case leavesBlock(ifs.Body):
+				ack = m.firstAck(&ast.BlockStmt{List: list[i+1:]})
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			visitList(n.List)
+		case *ast.CaseClause:
+			visitList(n.Body)
+		case *ast.CommClause:
+			visitList(n.Body)
+		}
+		return !ack.IsValid()
+	})
+	return ack
+}
+
+// testsCallOf reports whether an if statement tests, against nil, the
+// error of a call of p: if err := p(...); err != nil, if p(...) != nil, or
+// a variable whose one reaching definition is such a call.
+func (m *Result) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) bool) bool {
+	bin, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
+		return false
+	}
+	x := bin.X
+	if gotypes.IsNilExpr(m.info, x) {
+		x = bin.Y
+	} else if !gotypes.IsNilExpr(m.info, bin.Y) {
+		return false
+	}
+	isCallOfP := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		return ok && isHandlerCall(call)
+	}
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CallExpr:
+		return isCallOfP(x)
+	case *ast.Ident:
+		v, ok := m.info.Uses[x].(*types.Var)
+		if !ok {
+			return false
+		}
+		defs := m.defs().Reaching(v, s.Cond.Pos())
+		return len(defs) == 1 && defs[0].RHS != nil && isCallOfP(defs[0].RHS)
+	}
+	return false
+}
+
+// firstAck returns the first Ack (done settlement of an ack method) in n,
+// outside function literals, or token.NoPos.
+func (m *Result) firstAck(n ast.Node) token.Pos {
+	pos := token.NoPos
+	ast.Inspect(n, func(n ast.Node) bool {
+		if pos.IsValid() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if ack, ok := m.msgs.AsAckCall(n); ok && ack.Settlement == profile.Done {
+				pos = n.Pos()
+			} else if site := m.set.CertainAckInside(n); site.IsValid() {
+				pos = site
+			}
+		}
+		return true
+	})
+	return pos
+}
+
+// handlerParamsOf returns fn's handler parameters and its Ack (any
+// package).
+func (m *Result) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, payload []int) {
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg {
+		if hp := m.handlerParams[fn]; hp != nil {
+			return hp.params, hp.ack, hp.payload
+		}
+		return nil, token.NoPos, nil
+	}
+	if f, ok := m.imported.Handlers[fn]; ok {
+		if f.File != "" {
+			return f.Params, m.set.SiteInFile(fn, f.File, f.Line, f.Col), f.Payload
+		}
+		return f.Params, m.set.SiteIn(fn, f.Line, f.Col), f.Payload
+	}
+	return nil, token.NoPos, nil
+}
