@@ -104,9 +104,8 @@ type Model struct {
 
 	// What can be found in the package at all (vocabulary.go): the model
 	// skips the inferences that cannot find anything.
-	vocab                                         *vocabulary
-	mayRetry, maySettle, mayWriteDLQ, mayClassify bool
-	mayHandle                                     bool // some function could be a handler registered elsewhere
+	gate      syntax.Gate // what can be found in the package
+	mayHandle bool        // some function could be a handler registered elsewhere
 
 	prod   *producers.Result
 	frozen bool // set when Run is done: the memo maps below are complete
@@ -175,25 +174,24 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 		pass.ExportPackageFact(&CarrierTypesFact{Types: carriers})
 	}
 	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs)
-	m.vocab = newVocabulary(cfg, m.msgs.Names(), m.syn, importsCarrier(pass))
-	m.gate(decls)
+	m.gate = m.gateOf(decls, importsCarrier(pass))
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && handlers.IsCandidate(m.info, m.msgs, d) })
-	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.mayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
+	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.gate.MayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
 	m.dlq = dlq.Build(dlq.Inputs{
 		Info: m.info, Pkg: m.pkg,
 		Config: dlq.Config{DLQName: cfg.DLQName, DLQSubject: cfg.DLQSubject,
 			Configured: cfg.NamesDLQFunc, AnyConfigured: len(cfg.DLQFuncs) > 0},
-		Names: m.vocab.dlqNames, MayWrite: m.mayWriteDLQ, Imported: m.imported.dlq,
+		Names: m.gate.DLQNames, MayWrite: m.gate.MayWriteDLQ, Imported: m.imported.dlq,
 		Msgs: m.msgs, Defs: m.defs, CallsOf: m.callsOf, Decls: decls, Lits: m.syn.Lits,
 		Files: m.files, TestFuncs: m.testFuncs,
 	})
-	infer := m.maySettle || slices.ContainsFunc(decls, handlers.HasDirective)
+	infer := m.gate.MaySettle || slices.ContainsFunc(decls, handlers.HasDirective)
 	m.set = settle.Build(settle.Inputs{
-		Fset: m.fset, Info: m.info, Pkg: m.pkg, MaySettle: m.maySettle, Infer: infer, Imported: m.imported.effects,
+		Fset: m.fset, Info: m.info, Pkg: m.pkg, MaySettle: m.gate.MaySettle, Infer: infer, Imported: m.imported.effects,
 		Msgs: m.msgs, DLQ: m.dlq, Defs: m.defs, CallsOf: m.callsOf, DeclByFn: m.declByFn, Decls: decls, Lits: m.syn.Lits,
 	})
 	hd, err := handlers.Build(handlers.Inputs{
-		Fset: m.fset, Info: m.info, Pkg: m.pkg, Decode: cfg.Decode, MaySettle: m.maySettle, MayHandle: m.mayHandle,
+		Fset: m.fset, Info: m.info, Pkg: m.pkg, Decode: cfg.Decode, MaySettle: m.gate.MaySettle, MayHandle: m.mayHandle,
 		Infer: infer, Imported: m.imported.handlers, Syn: m.syn, Msgs: m.msgs, DLQ: m.dlq, Set: m.set, Defs: m.defs,
 		ReturnsOf: m.returnsOf, DeclByFn: m.declByFn, Decls: decls,
 	})
@@ -204,19 +202,19 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.tr = transient.Build(transient.Inputs{
 		Info: m.info, Pkg: m.pkg, CarrierMethod: cfg.CarrierMethod, Predicate: cfg.TransientPredicate, Prod: m.prod,
 		Imported: m.imported.classifiers, Defs: m.defs, Graphs: m.graphs, OnSolve: h.solve,
-		Classify: m.mayClassify, Decls: decls,
+		Classify: m.gate.MayClassify, Decls: decls,
 	})
-	if m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle {
+	if m.gate.MayRetry || m.gate.MaySettle || m.gate.MayWriteDLQ || m.gate.MayClassify || m.mayHandle {
 		m.defs() // the checks read it
 	}
 	m.freeze()
 	m.paths = paths.Build(paths.Inputs{
-		Info: m.info, MayRetry: m.mayRetry, Solve: m.mayRetry || m.maySettle, Syn: m.syn, Msgs: m.msgs,
+		Info: m.info, MayRetry: m.gate.MayRetry, Solve: m.gate.MayRetry || m.gate.MaySettle, Syn: m.syn, Msgs: m.msgs,
 		Prod: m.prod, Set: m.set, Hd: m.hd, Tr: m.tr, Graphs: m.graphs, Defs: m.defs, Decls: decls,
 	})
 	m.exportFacts(pass)
 	m.graphs.Freeze()
-	m.syn.Trim(m.mayRetry || m.maySettle || m.mayWriteDLQ || m.mayClassify || m.mayHandle)
+	m.syn.Trim(m.gate.MayRetry || m.gate.MaySettle || m.gate.MayWriteDLQ || m.gate.MayClassify || m.mayHandle)
 	return m, nil
 }
 

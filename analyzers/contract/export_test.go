@@ -14,7 +14,7 @@ func DLQFilterMisses(m *Model) (misses []*ast.CallExpr, calls int) {
 	for _, f := range m.files {
 		goast.InspectCalls(f, func(call *ast.CallExpr) bool {
 			calls++
-			if !m.dlq.MayNameDLQWrite(call) && m.mayWriteDLQ && m.dlq.IsDLQWriteCall(call) {
+			if !m.dlq.MayNameDLQWrite(call) && m.gate.MayWriteDLQ && m.dlq.IsDLQWriteCall(call) {
 				misses = append(misses, call)
 			}
 			return true
