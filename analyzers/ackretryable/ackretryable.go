@@ -39,7 +39,7 @@ type checker struct {
 }
 
 func (c *checker) run() {
-	c.m.VisitAckCalls(contract.AckCall.IsAck, c.at, c.check)
+	c.m.Paths().VisitAckCalls(contract.AckCall.IsAck, c.at, c.check)
 	c.checkHandlers()
 	c.checkForeignHandlers()
 	c.checkDeferred()
@@ -53,7 +53,7 @@ func (c *checker) run() {
 // when it is nil (a nil literal passed). Helpers that classify first stay
 // quiet.
 func (c *checker) checkHelpers() {
-	c.m.VisitHelperSettles(profile.Done, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
+	c.m.Paths().VisitHelperSettles(profile.Done, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
 		if facts.ErrorBranch == nil || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.ErrorBranch.Err) {
 			return
 		}
@@ -61,7 +61,7 @@ func (c *checker) checkHelpers() {
 			Pos: h.Call.Pos(), End: h.Call.End(),
 			Message: fmt.Sprintf("call to %s Acks the message in the error branch of %s, which it does not classify: "+
 				"classify the error first (errors.As into a %s() carrier) and %s its retry delay",
-				h.Name, describe(facts.ErrorBranch), c.m.Config().CarrierMethod, c.m.DelayedRetry(h.Msg)),
+				h.Name, describe(facts.ErrorBranch), c.m.Config().CarrierMethod, c.m.Messages().DelayedRetry(h.Msg)),
 		}
 		if h.Inner.IsValid() {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Inner, Message: "the Ack inside " + h.Name})
@@ -79,18 +79,18 @@ func (c *checker) checkHelpers() {
 // change anything.
 func (c *checker) checkDeferred() {
 	var bodies []*ast.BlockStmt
-	for _, bc := range c.m.AckCallsByBody(contract.AckCall.IsAck) {
+	for _, bc := range c.m.Paths().AckCallsByBody(contract.AckCall.IsAck) {
 		bodies = append(bodies, bc.Body)
 	}
-	for _, body := range c.m.DeferredAckBodies() {
+	for _, body := range c.m.Paths().DeferredAckBodies() {
 		if !slices.Contains(bodies, body) {
 			bodies = append(bodies, body)
 		}
 	}
 	for _, body := range bodies {
-		paths := c.m.ErrorPaths(body)
+		paths := c.m.Paths().ErrorPaths(body)
 		for _, ret := range goast.Returns(body) {
-			d, pending := c.m.DeferredAckAt(body, ret)
+			d, pending := c.m.Settle().DeferredAckAt(body, ret)
 			if !pending {
 				continue
 			}
@@ -107,7 +107,7 @@ func (c *checker) reportDeferred(ret *ast.ReturnStmt, d contract.DeferredAck, b 
 	diag := analysis.Diagnostic{
 		Pos: ret.Pos(), End: ret.End(),
 		Message: fmt.Sprintf("the deferred %s runs at this return in the error branch of %s and acknowledges the transient failure as done: "+
-			"%s its retry delay before returning, or Ack explicitly on success only", d.Ack.Method, what, c.m.DelayedRetry(d.Ack.Recv)),
+			"%s its retry delay before returning, or Ack explicitly on success only", d.Ack.Method, what, c.m.Messages().DelayedRetry(d.Ack.Recv)),
 		Related: []analysis.RelatedInformation{{Pos: d.Stmt.Pos(), End: d.Stmt.End(), Message: "the deferred " + d.Ack.Method}},
 	}
 	c.m.Report(c.pass, diag)
@@ -117,10 +117,10 @@ func (c *checker) reportDeferred(ret *ast.ReturnStmt, d contract.DeferredAck, b 
 // error in the error branch of a retryable producer's error: the caller
 // Acks the message, and the transient fault becomes a terminal ACK.
 func (c *checker) checkHandlers() {
-	for _, body := range c.m.HandlerBodies() {
-		h := c.m.HandlerOf(body)
-		paths := c.m.ErrorPaths(body)
-		for _, ret := range c.m.NilReturns(body) {
+	for _, body := range c.m.Handlers().HandlerBodies() {
+		h := c.m.Handlers().HandlerOf(body)
+		paths := c.m.Paths().ErrorPaths(body)
+		for _, ret := range c.m.Handlers().NilReturns(body) {
 			*c.at = ret.Pos()
 			facts, ok := paths.AtReturn(ret)
 			if !ok || facts.ErrorBranch == nil {
@@ -136,7 +136,7 @@ func (c *checker) checkHandlers() {
 // registered here with a bus that Acks on nil: the package that declares
 // a handler cannot know it is one.
 func (c *checker) checkForeignHandlers() {
-	for _, fh := range c.m.ForeignHandlers() {
+	for _, fh := range c.m.Handlers().ForeignHandlers() {
 		for _, r := range fh.Returns {
 			*c.at = fh.Call.Pos()
 			what := describeNames(r.Err, r.Producer)
@@ -189,7 +189,7 @@ func (c *checker) check(paths *contract.ErrorPaths, ack contract.AckCall) {
 		End: ack.Call.End(),
 		Message: fmt.Sprintf("%s in the error branch of %s acknowledges a transient failure as done: "+
 			"classify %s first (errors.As into a %s() carrier) and %s its retry delay",
-			ack.Method, what, name, c.m.Config().CarrierMethod, c.m.DelayedRetry(ack.Recv)),
+			ack.Method, what, name, c.m.Config().CarrierMethod, c.m.Messages().DelayedRetry(ack.Recv)),
 	}
 	if b.Producer != nil {
 		d.Related = []analysis.RelatedInformation{{Pos: b.Producer.Pos(), End: b.Producer.End(), Message: "retryable error produced here"}}

@@ -69,7 +69,7 @@ type checker struct {
 }
 
 func (c *checker) run() {
-	c.m.VisitAckCalls(contract.AckCall.IsBareNak, c.at, c.check)
+	c.m.Paths().VisitAckCalls(contract.AckCall.IsBareNak, c.at, c.check)
 	c.checkHelpers()
 }
 
@@ -78,7 +78,7 @@ func (c *checker) run() {
 // with the argument passed (see contract.HelperSettlesWith). A helper that
 // bare-Naks after its own successful classification is reported inside.
 func (c *checker) checkHelpers() {
-	c.m.VisitHelperSettles(profile.RetryNow, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
+	c.m.Paths().VisitHelperSettles(profile.RetryNow, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
 		if facts.Transient == nil || facts.ZeroDelay || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.Transient.Err) {
 			return
 		}
@@ -89,7 +89,7 @@ func (c *checker) checkHelpers() {
 		d := analysis.Diagnostic{
 			Pos: h.Call.Pos(), End: h.Call.End(),
 			Message: fmt.Sprintf("call to %s bare-Naks the message on the transient path of %s: it is redelivered at once and its retry delay is dropped; "+
-				"look up the delay and call %s (or make %s take it)", h.Name, what, c.m.DelayedRetry(h.Msg), h.Name),
+				"look up the delay and call %s (or make %s take it)", h.Name, what, c.m.Messages().DelayedRetry(h.Msg), h.Name),
 		}
 		if h.Inner.IsValid() {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Inner, Message: "the bare Nak inside " + h.Name})

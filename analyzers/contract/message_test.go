@@ -22,7 +22,7 @@ var ackCalls = &analysis.Analyzer{
 		m := pass.ResultOf[contract.Analyzer].(*contract.Model)
 		in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 		for c := range in.Root().Preorder((*ast.CallExpr)(nil)) {
-			if ack, ok := m.AsAckCall(c.Node().(*ast.CallExpr)); ok {
+			if ack, ok := m.Messages().AsAckCall(c.Node().(*ast.CallExpr)); ok {
 				m.Report(pass, analysis.Diagnostic{Pos: ack.Call.Pos(), Message: "ack call " + ack.Method})
 			}
 		}

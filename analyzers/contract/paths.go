@@ -8,7 +8,6 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/paths"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
-	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -86,11 +85,6 @@ func (m *Model) exportHandlerCandidateFacts(pass *analysis.Pass) {
 // for an unnamed or blank one).
 func (m *Model) ParamsOf(ft *ast.FuncType) []*types.Var { return messages.ParamVars(m.info, ft) }
 
-// Site returns where a position recorded relative to fn's declaration
-// (line offset, column) lies, in fn's file: how facts place a site in
-// another package.
-func (m *Model) Site(fn *types.Func, line, col int) token.Pos { return m.set.SiteIn(fn, line, col) }
-
 // Offset returns pos relative to fn's declaration (line offset, column),
 // as Site reads it; ok is false when pos is not in fn's file after it.
 func (m *Model) Offset(fn *types.Func, pos token.Pos) (line, col int, ok bool) {
@@ -122,15 +116,6 @@ func (*HandlerCandidateFact) String() string {
 	return "drops a retryable error if a caller acks on nil"
 }
 
-// ErrorPaths returns the transient-path analysis of body when the model
-// solved it (paths.Result.ErrorPaths), or nil: an analysis that knows
-// nothing.
-func (m *Model) ErrorPaths(body *ast.BlockStmt) *ErrorPaths { return m.paths.ErrorPaths(body) }
-
-// Diverged returns the positions of the function bodies on which the
-// transient-path solver did not converge.
-func (m *Model) Diverged() []token.Pos { return m.paths.Diverged() }
-
 // BodyAckCalls is the ack calls of one function body, in source order.
 type BodyAckCalls = paths.BodyAckCalls
 
@@ -146,38 +131,3 @@ type BodyHelperSettles = paths.BodyHelperSettles
 func HelperSettlesWith(info *types.Info, h HelperSettle, errVar *types.Var) bool {
 	return paths.HelperSettlesWith(info, h, errVar)
 }
-
-// AckCallsByBody returns the package's ack calls for which keep holds,
-// grouped by body, in source order.
-func (m *Model) AckCallsByBody(keep func(AckCall) bool) []*BodyAckCalls {
-	return m.paths.AckCallsByBody(keep)
-}
-
-// TermBodies returns the bodies that hold a Term, in source order.
-func (m *Model) TermBodies() []*ast.BlockStmt { return m.paths.TermBodies() }
-
-// AckBodies returns the bodies that hold an Ack (AsAck), in source order.
-func (m *Model) AckBodies() []*ast.BlockStmt { return m.paths.AckBodies() }
-
-// DeferredAckBodies returns the bodies that defer a literal holding an Ack.
-func (m *Model) DeferredAckBodies() []*ast.BlockStmt { return m.paths.DeferredAckBodies() }
-
-// HelperSettlesByBody returns the calls of helpers whose effects have a
-// known condition, grouped by body, in source order.
-func (m *Model) HelperSettlesByBody() []*BodyHelperSettles { return m.paths.HelperSettlesByBody() }
-
-// VisitHelperSettles calls visit for each call of a helper that settles
-// as s, with the path facts just before it.
-func (m *Model) VisitHelperSettles(s profile.Settlement, at *token.Pos, visit func(PathFacts, HelperSettle)) {
-	m.paths.VisitHelperSettles(s, at, visit)
-}
-
-// VisitAckCalls calls visit for each ack call for which keep holds, with
-// the path facts of its body.
-func (m *Model) VisitAckCalls(keep func(AckCall) bool, at *token.Pos, visit func(*ErrorPaths, AckCall)) {
-	m.paths.VisitAckCalls(keep, at, visit)
-}
-
-// HandlerCandidates returns the function declarations of the package
-// that could be handlers registered in another package.
-func (m *Model) HandlerCandidates() []*ast.FuncDecl { return m.hd.HandlerCandidates() }

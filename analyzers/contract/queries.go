@@ -2,43 +2,21 @@ package contract
 
 import (
 	"go/ast"
-	"go/token"
-	"go/types"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/paths"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
-	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // The DLQ and Term queries below read the Model only: the caches their
 // implementations fill while the contract analyzer runs are complete once
 // freeze returns.
-
-// AsDLQWrite recognizes a DLQ write (see CONTRACT.md) and describes it.
-func (m *Model) AsDLQWrite(call *ast.CallExpr) (DLQWrite, bool) { return m.dlq.AsDLQWrite(call) }
-
-// IsDLQWriter reports whether fn (any package) makes a DLQ write on some path.
-func (m *Model) IsDLQWriter(fn *types.Func) bool { return m.dlq.IsDLQWriter(fn) }
-
-// IsDLQWrite reports whether call is a DLQ write.
-func (m *Model) IsDLQWrite(call *ast.CallExpr) bool { return m.dlq.IsDLQWrite(call) }
-
-// AsTerm recognizes a Term: Term, TermWithReason, a call to a may-Term helper, or a Term-ing closure.
-func (m *Model) AsTerm(call *ast.CallExpr) (SettleCall, bool) { return m.set.AsTerm(call) }
-
-// MessageDeps returns the message variables e derives from (the "same message" fine point).
-func (m *Model) MessageDeps(e ast.Expr) []*types.Var { return m.msgs.Deps(e) }
-
-// MayTermParams returns the message parameters fn may Term.
-func (m *Model) MayTermParams(fn *types.Func) []int { return m.set.MayTermParams(fn) }
-
-// MayTermSite returns the position of the Term inside fn, when known.
-func (m *Model) MayTermSite(fn *types.Func) token.Pos { return m.set.MayTermSite(fn) }
 
 // freeze ends the inferences: the calls of each body, which only their
 // fixpoints needed, are dropped, and the Model is never written again: the
@@ -94,31 +72,8 @@ func (m *Model) defs() *defs.Index {
 // (defs.FuncLitOf), building the flow index only for a variable.
 func (m *Model) funcLitOf(fun ast.Expr) *ast.FuncLit { return defs.FuncLitOf(m.info, m.defs, fun) }
 
-// AsAckCall recognizes msg.Ack(), msg.Nak(), msg.Term()... on a message,
-// and calls of a local variable bound to such a method value
-// (term := msg.Term; term()) by its one definition that reaches the call.
-func (m *Model) AsAckCall(call *ast.CallExpr) (AckCall, bool) { return m.msgs.AsAckCall(call) }
-
-// DelayedRetry returns the method that redelivers msg after a delay in
-// its library (NakWithDelay), for messages: the first profile's when msg's
-// library is not known.
-func (m *Model) DelayedRetry(msg ast.Expr) string { return m.msgs.DelayedRetry(msg) }
-
-// IsMessage reports whether t is a message of some profile.
-func (m *Model) IsMessage(t types.Type) bool { return m.msgs.IsMessage(t) }
-
 // AckCall describes a call of an acknowledgement method on a message.
 type AckCall = messages.AckCall
-
-// IsCarrier reports whether a value of static type t carries retry intent.
-func (m *Model) IsCarrier(t types.Type) bool { return m.prod.IsCarrier(t) }
-
-// IsCarrierPtr is IsCarrier for t or *t.
-func (m *Model) IsCarrierPtr(t types.Type) bool { return m.prod.IsCarrierPtr(t) }
-
-// MayBeRetryable reports whether the error expression e may hold a retry
-// carrier.
-func (m *Model) MayBeRetryable(e ast.Expr) bool { return m.prod.MayBeRetryable(e) }
 
 // callsOf returns the calls of body in InspectCalls order. While the model
 // runs (its fixpoints ask for the same bodies round after round) they come
@@ -166,27 +121,8 @@ const DLQDirective = dlq.DLQDirective
 // SettleCall describes a call that settles a message: a Term, an Ack.
 type SettleCall = settle.SettleCall
 
-// CertainHelperSettle recognizes a call of a helper (any package) that
-// settles a message it is given as s whenever it runs.
-func (m *Model) CertainHelperSettle(call *ast.CallExpr, s profile.Settlement) (SettleCall, bool) {
-	return m.set.CertainHelperSettle(call, s)
-}
-
-// AsAck recognizes an Ack that settles a message as done for certain.
-func (m *Model) AsAck(call *ast.CallExpr) (SettleCall, bool) { return m.set.AsAck(call) }
-
 // DeferredAck is a deferred Ack of a function body (settle.DeferredAck).
 type DeferredAck = settle.DeferredAck
-
-// DeferredAckAt returns the deferred Ack that runs at ret, a return
-// statement of body, and settles the message there.
-func (m *Model) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (DeferredAck, bool) {
-	return m.set.DeferredAckAt(body, ret)
-}
-
-// WritesDLQ reports whether the package makes a DLQ write anywhere but in
-// test functions.
-func (m *Model) WritesDLQ() bool { return m.dlq.WritesDLQ() }
 
 // Handler describes a function body that is a handler.
 type Handler = handlers.Handler
@@ -205,24 +141,24 @@ type Decode = handlers.Decode
 // parameter whose nil result the function turns into an Ack.
 const HandlerDirective = handlers.HandlerDirective
 
-// HandlerBodies returns the handler bodies of the package, in source
-// order.
-func (m *Model) HandlerBodies() []*ast.BlockStmt { return m.hd.HandlerBodies() }
+// The stages' Results, read-only: the checks query them.
 
-// HandlerOf returns what makes body a handler, or nil.
-func (m *Model) HandlerOf(body *ast.BlockStmt) *Handler { return m.hd.HandlerOf(body) }
+// Messages returns what the model knows of messages, ack calls and
+// publish calls.
+func (m *Model) Messages() *messages.Table { return m.msgs }
 
-// ForeignHandlers returns the handlers of other packages registered here.
-func (m *Model) ForeignHandlers() []ForeignHandler { return m.hd.ForeignHandlers() }
+// Producers returns the retryable producers and carriers.
+func (m *Model) Producers() *producers.Result { return m.prod }
 
-// NilReturns returns the return statements of body (not of nested
-// literals) whose error result is the literal nil.
-func (m *Model) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt { return m.hd.NilReturns(body) }
+// DLQ returns the DLQ writes and writers.
+func (m *Model) DLQ() *dlq.Result { return m.dlq }
 
-// AsDecode recognizes a decode of a message's payload.
-func (m *Model) AsDecode(call *ast.CallExpr) (Decode, bool) { return m.hd.AsDecode(call) }
+// Settle returns the settlements and helper effects.
+func (m *Model) Settle() *settle.Result { return m.set }
 
-// DecodeAssignedTo returns the decode whose error v holds at pos.
-func (m *Model) DecodeAssignedTo(v *types.Var, pos token.Pos) (Decode, bool) {
-	return m.hd.DecodeAssignedTo(v, pos)
-}
+// Handlers returns the handlers, middleware and payload decodes.
+func (m *Model) Handlers() *handlers.Result { return m.hd }
+
+// Paths returns the solved transient paths and the bodies by what they
+// hold.
+func (m *Model) Paths() *paths.Result { return m.paths }

@@ -93,7 +93,7 @@ func TestWorkOncePerBody(t *testing.T) {
 	}
 	diverged, calls := 0, 0
 	for _, m := range models {
-		diverged += len(m.Diverged())
+		diverged += len(m.Paths().Diverged())
 		misses, n := contract.DLQFilterMisses(m)
 		calls += n
 		for _, call := range misses {

@@ -85,18 +85,18 @@ func exportCandidates(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 // reportForeign reports the returns of handlers declared in another
 // package and registered here with a bus that Acks on nil.
 func reportForeign(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
-	for _, fh := range m.ForeignHandlers() {
+	for _, fh := range m.Handlers().ForeignHandlers() {
 		var f LostWriteFact
 		if !pass.ImportObjectFact(fh.Fn, &f) {
 			continue
 		}
 		*at = fh.Call.Pos()
 		for _, r := range f.Returns {
-			pos := m.Site(fh.Fn, r.Line, r.Col)
+			pos := m.Settle().SiteIn(fh.Fn, r.Line, r.Col)
 			d := analysis.Diagnostic{
 				Pos: pos, End: pos,
 				Message: strings.ReplaceAll(r.Message, ordering.CallerPlaceholder, fh.Caller),
-				Related: fh.Related(analysis.RelatedInformation{Pos: m.Site(fh.Fn, r.WriteLine, r.WriteCol), Message: "the DLQ write"}),
+				Related: fh.Related(analysis.RelatedInformation{Pos: m.Settle().SiteIn(fh.Fn, r.WriteLine, r.WriteCol), Message: "the DLQ write"}),
 			}
 			m.Report(pass, d)
 		}
@@ -105,9 +105,9 @@ func reportForeign(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 
 // spec orders Acks against DLQ writes.
 var spec = &ordering.Spec{
-	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.AsAck(call) },
+	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.Settle().AsAck(call) },
 	Bodies: func(m *contract.Model) []*ast.BlockStmt {
-		return slices.Concat(m.AckBodies(), m.HandlerBodies())
+		return slices.Concat(m.Paths().AckBodies(), m.Handlers().HandlerBodies())
 	},
 	Verb:           "Ack",
 	HandlerReturns: true,

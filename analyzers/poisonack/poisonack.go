@@ -45,7 +45,7 @@ type checker struct {
 // packageWritesDLQ asks the model once per package.
 func (c *checker) packageWritesDLQ() bool {
 	if c.writesDLQ == nil {
-		w := c.m.WritesDLQ()
+		w := c.m.DLQ().WritesDLQ()
 		c.writesDLQ = &w
 	}
 	return *c.writesDLQ
@@ -56,13 +56,13 @@ func (c *checker) packageWritesDLQ() bool {
 func (c *checker) run() {
 	seen := make(map[*ast.BlockStmt]bool)
 	var bodies []*ast.BlockStmt
-	for _, b := range c.m.AckCallsByBody(func(contract.AckCall) bool { return true }) {
+	for _, b := range c.m.Paths().AckCallsByBody(func(contract.AckCall) bool { return true }) {
 		seen[b.Body] = true
 		bodies = append(bodies, b.Body)
 	}
 	// Concat copies: the model's slices are shared with the other checks.
-	more := slices.Concat(c.m.TermBodies(), c.m.HandlerBodies(), c.m.DeferredAckBodies())
-	for _, hb := range c.m.HelperSettlesByBody() {
+	more := slices.Concat(c.m.Paths().TermBodies(), c.m.Handlers().HandlerBodies(), c.m.Paths().DeferredAckBodies())
+	for _, hb := range c.m.Paths().HelperSettlesByBody() {
 		more = append(more, hb.Body)
 	}
 	for _, b := range more {
@@ -103,7 +103,7 @@ func (*DecodeDropFact) String() string {
 // exportDecodeDrops exports a DecodeDropFact for each function of the
 // package that could be a handler registered elsewhere.
 func (c *checker) exportDecodeDrops() {
-	for _, d := range c.m.HandlerCandidates() {
+	for _, d := range c.m.Handlers().HandlerCandidates() {
 		fn, ok := c.pass.TypesInfo.Defs[d.Name].(*types.Func)
 		if !ok {
 			continue
@@ -118,7 +118,7 @@ func (c *checker) exportDecodeDrops() {
 			if !ok {
 				return
 			}
-			for _, ret := range c.m.NilReturns(branch) {
+			for _, ret := range c.m.Handlers().NilReturns(branch) {
 				if l, col, ok := c.m.Offset(fn, ret.Pos()); ok {
 					f.Returns = append(f.Returns, DecodeDrop{Line: l, Col: col, Decode: dec.Name, DecodeLine: dl, DecodeCol: dc})
 				}
@@ -134,19 +134,19 @@ func (c *checker) exportDecodeDrops() {
 // declared in another package and registered here with a bus that Acks
 // when they return nil.
 func (c *checker) checkForeignHandlers() {
-	for _, fh := range c.m.ForeignHandlers() {
+	for _, fh := range c.m.Handlers().ForeignHandlers() {
 		var f DecodeDropFact
 		if !c.pass.ImportObjectFact(fh.Fn, &f) {
 			continue
 		}
 		*c.at = fh.Call.Pos()
 		for _, r := range f.Returns {
-			pos := c.m.Site(fh.Fn, r.Line, r.Col)
+			pos := c.m.Settle().SiteIn(fh.Fn, r.Line, r.Col)
 			d := analysis.Diagnostic{
 				Pos: pos, End: pos,
 				Message: fmt.Sprintf("returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
 					"return the decode error (or dead-letter it and check the write)", r.Decode, fh.Caller),
-				Related: fh.Related(analysis.RelatedInformation{Pos: c.m.Site(fh.Fn, r.DecodeLine, r.DecodeCol), Message: "the decode"}),
+				Related: fh.Related(analysis.RelatedInformation{Pos: c.m.Settle().SiteIn(fh.Fn, r.DecodeLine, r.DecodeCol), Message: "the decode"}),
 			}
 			c.m.Report(c.pass, d)
 		}
@@ -174,7 +174,7 @@ func (c *checker) decodeFailures(body *ast.BlockStmt, f func(contract.Decode, *a
 func (c *checker) branchWrites(branch *ast.BlockStmt) bool {
 	wrote := false
 	inspectCalls(branch, func(call *ast.CallExpr) {
-		wrote = wrote || c.m.IsDLQWrite(call)
+		wrote = wrote || c.m.DLQ().IsDLQWrite(call)
 	})
 	return wrote
 }
@@ -182,7 +182,7 @@ func (c *checker) branchWrites(branch *ast.BlockStmt) bool {
 // checkBody finds the decode-failure branches of body (if statements that
 // test a decode's error) and judges the settlements in them.
 func (c *checker) checkBody(body *ast.BlockStmt) {
-	handler := c.m.HandlerOf(body)
+	handler := c.m.Handlers().HandlerOf(body)
 	c.decodeFailures(body, func(dec contract.Decode, branch *ast.BlockStmt) {
 		c.judge(dec, branch, handler)
 		c.judgeDeferred(dec, branch, body)
@@ -221,14 +221,14 @@ func (c *checker) decodeFailure(s *ast.IfStmt) (contract.Decode, *ast.BlockStmt,
 func (c *checker) decodeOf(e ast.Expr, s *ast.IfStmt) (contract.Decode, bool) {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		dec, ok := c.m.AsDecode(e)
+		dec, ok := c.m.Handlers().AsDecode(e)
 		return dec, ok && dec.ErrIndex == 0
 	case *ast.Ident:
 		v, ok := c.pass.TypesInfo.Uses[e].(*types.Var)
 		if !ok {
 			return contract.Decode{}, false
 		}
-		return c.m.DecodeAssignedTo(v, s.Cond.Pos())
+		return c.m.Handlers().DecodeAssignedTo(v, s.Cond.Pos())
 	}
 	return contract.Decode{}, false
 }
@@ -253,7 +253,7 @@ func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *con
 		return
 	}
 	// In a handler, returning nil is an Ack by its caller.
-	for _, ret := range c.m.NilReturns(branch) {
+	for _, ret := range c.m.Handlers().NilReturns(branch) {
 		d := analysis.Diagnostic{
 			Pos: ret.Pos(), End: ret.End(),
 			Message: fmt.Sprintf("returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
@@ -275,15 +275,15 @@ func (c *checker) judgeDeferred(dec contract.Decode, branch, body *ast.BlockStmt
 		return
 	}
 	for _, ret := range goast.Returns(branch) {
-		d, pending := c.m.DeferredAckAt(body, ret)
-		if !pending || !sameMessage(dec.Msgs, c.m.MessageDeps(d.Ack.Recv)) {
+		d, pending := c.m.Settle().DeferredAckAt(body, ret)
+		if !pending || !sameMessage(dec.Msgs, c.m.Messages().Deps(d.Ack.Recv)) {
 			continue
 		}
 		*c.at = ret.Pos()
 		c.m.Report(c.pass, analysis.Diagnostic{
 			Pos: ret.Pos(), End: ret.End(),
 			Message: fmt.Sprintf("the deferred %s runs at this return on the decode failure of %s and drops the undecodable payload as if it were handled: "+
-				"%s (5s) and dead-letter it at the delivery cap", d.Ack.Method, dec.Name, c.m.DelayedRetry(d.Ack.Recv)),
+				"%s (5s) and dead-letter it at the delivery cap", d.Ack.Method, dec.Name, c.m.Messages().DelayedRetry(d.Ack.Recv)),
 			Related: []analysis.RelatedInformation{
 				{Pos: d.Stmt.Pos(), End: d.Stmt.End(), Message: "the deferred " + d.Ack.Method},
 				{Pos: dec.Call.Pos(), End: dec.Call.End(), Message: "the decode"},
@@ -307,8 +307,8 @@ func inspectCalls(n ast.Node, f func(*ast.CallExpr)) {
 }
 
 func (c *checker) judgeCall(dec contract.Decode, call *ast.CallExpr, wrote bool) {
-	if ack, ok := c.m.AsAckCall(call); ok {
-		if !sameMessage(dec.Msgs, c.m.MessageDeps(ack.Recv)) {
+	if ack, ok := c.m.Messages().AsAckCall(call); ok {
+		if !sameMessage(dec.Msgs, c.m.Messages().Deps(ack.Recv)) {
 			return
 		}
 		switch ack.Settlement {
@@ -316,29 +316,29 @@ func (c *checker) judgeCall(dec contract.Decode, call *ast.CallExpr, wrote bool)
 			if !wrote {
 				c.report(dec, call, fmt.Sprintf("%s on the decode failure of %s drops the undecodable payload as if it were handled: "+
 					"dead-letter it (and check the write) before acking, or %s and dead-letter it at the delivery cap",
-					ack.Method, dec.Name, c.m.DelayedRetry(ack.Recv)))
+					ack.Method, dec.Name, c.m.Messages().DelayedRetry(ack.Recv)))
 			}
 			return
 		case profile.RetryNow:
 			c.report(dec, call, fmt.Sprintf("bare %s on the decode failure of %s redelivers the same payload at once, up to the delivery cap: "+
-				"%s (5s) and dead-letter it at the cap", ack.Method, dec.Name, c.m.DelayedRetry(ack.Recv)))
+				"%s (5s) and dead-letter it at the cap", ack.Method, dec.Name, c.m.Messages().DelayedRetry(ack.Recv)))
 			return
 		}
 	}
-	if h, ok := c.m.CertainHelperSettle(call, profile.Done); ok && sameMessage(dec.Msgs, h.Msgs) {
+	if h, ok := c.m.Settle().CertainHelperSettle(call, profile.Done); ok && sameMessage(dec.Msgs, h.Msgs) {
 		if !wrote {
 			c.report(dec, call, fmt.Sprintf("call to %s Acks the message on the decode failure of %s and drops the undecodable payload as if it were handled: "+
 				"dead-letter it (and check the write) before acking, or %s and dead-letter it at the delivery cap",
-				h.Name, dec.Name, c.m.DelayedRetry(h.Msg)))
+				h.Name, dec.Name, c.m.Messages().DelayedRetry(h.Msg)))
 		}
 		return
 	}
-	if h, ok := c.m.CertainHelperSettle(call, profile.RetryNow); ok && sameMessage(dec.Msgs, h.Msgs) {
+	if h, ok := c.m.Settle().CertainHelperSettle(call, profile.RetryNow); ok && sameMessage(dec.Msgs, h.Msgs) {
 		c.report(dec, call, fmt.Sprintf("call to %s bare-Naks the message on the decode failure of %s: the same payload comes back at once, up to the delivery cap; "+
-			"%s (5s) and dead-letter it at the cap", h.Name, dec.Name, c.m.DelayedRetry(h.Msg)))
+			"%s (5s) and dead-letter it at the cap", h.Name, dec.Name, c.m.Messages().DelayedRetry(h.Msg)))
 		return
 	}
-	t, ok := c.m.AsTerm(call)
+	t, ok := c.m.Settle().AsTerm(call)
 	if !ok || wrote || t.Writes || !sameMessage(dec.Msgs, t.Msgs) || !c.packageWritesDLQ() {
 		return
 	}

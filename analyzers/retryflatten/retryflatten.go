@@ -96,7 +96,7 @@ func (c *checker) run() {
 			}
 			for _, fl := range c.flattenings(n) {
 				*c.at = fl.node.Pos()
-				if c.m.MayBeRetryable(fl.operand) && !c.classifiedPermanent(fl, stack, paths) {
+				if c.m.Producers().MayBeRetryable(fl.operand) && !c.classifiedPermanent(fl, stack, paths) {
 					c.report(fl)
 				}
 			}
@@ -128,7 +128,7 @@ func (c *checker) classifiedPermanent(fl flattening, stack []ast.Node, paths map
 	}
 	ep, ok := paths[body]
 	if !ok {
-		ep = c.m.ErrorPaths(body)
+		ep = c.m.Paths().ErrorPaths(body)
 		paths[body] = ep
 	}
 	return ep.NoRetryIntent(call, v)
@@ -195,7 +195,7 @@ func errorParams(m *contract.Model, fn *types.Func) []*types.Var {
 	found := false
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
-		if gotypes.IsError(p.Type()) && !m.IsCarrier(p.Type()) {
+		if gotypes.IsError(p.Type()) && !m.Producers().IsCarrier(p.Type()) {
 			out = append(out, p)
 			found = true
 		} else {
@@ -325,7 +325,7 @@ func sameValue(info *types.Info, a, b ast.Expr) bool {
 // to text.
 func isErrorValue(info *types.Info, m *contract.Model, e ast.Expr) bool {
 	t := info.TypeOf(e)
-	return t != nil && (gotypes.IsError(t) || m.IsCarrier(t))
+	return t != nil && (gotypes.IsError(t) || m.Producers().IsCarrier(t))
 }
 
 // isErrorCall reports whether e is x.Error().
@@ -402,7 +402,7 @@ func (c *checker) literalFlattenings(lit *ast.CompositeLit) []flattening {
 	if !gotypes.IsError(typ) && !gotypes.IsError(types.NewPointer(typ)) {
 		return nil
 	}
-	if c.m.IsCarrierPtr(typ) {
+	if c.m.Producers().IsCarrierPtr(typ) {
 		return nil // the wrapper carries retry intent itself
 	}
 	var values []ast.Expr

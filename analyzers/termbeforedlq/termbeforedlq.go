@@ -31,8 +31,8 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 // spec orders Terms (and calls of helpers that may Term) against DLQ
 // writes.
 var spec = &ordering.Spec{
-	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.AsTerm(call) },
-	Bodies: (*contract.Model).TermBodies,
+	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.Settle().AsTerm(call) },
+	Bodies: func(m *contract.Model) []*ast.BlockStmt { return m.Paths().TermBodies() },
 	Verb:   "Term",
 	Formats: [...]string{
 		ordering.Before:         "%s before the DLQ write%s: write the DLQ and check its error first; on failure %[3]s and return",

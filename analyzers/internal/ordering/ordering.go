@@ -117,12 +117,12 @@ func (c *checker) run() {
 func (c *checker) checkFunc(body *ast.BlockStmt) {
 	c.handler = nil
 	if c.spec.HandlerReturns {
-		c.handler = c.m.HandlerOf(body)
+		c.handler = c.m.Handlers().HandlerOf(body)
 		if c.handler == nil {
 			c.handler = c.pretend
 		}
 	}
-	settles, writes := c.handler != nil && len(c.m.NilReturns(body)) > 0, false
+	settles, writes := c.handler != nil && len(c.m.Handlers().NilReturns(body)) > 0, false
 	c.scan(body, func(ev *event) {
 		settles = settles || ev.settle != nil
 		writes = writes || ev.write != nil
@@ -224,7 +224,7 @@ func (c *checker) scanCall(call *ast.CallExpr, md mode, f func(*event)) {
 		f(&event{call: call, mode: md, settle: &t})
 		return
 	}
-	if w, ok := c.m.AsDLQWrite(call); ok {
+	if w, ok := c.m.DLQ().AsDLQWrite(call); ok {
 		f(&event{call: call, mode: md, write: &w})
 	}
 }
@@ -276,11 +276,11 @@ func Candidates(pass *analysis.Pass, m *contract.Model, at *token.Pos, spec *Spe
 	if pass.TypesInfo == nil || !spec.HandlerReturns {
 		return out
 	}
-	for _, d := range m.HandlerCandidates() {
+	for _, d := range m.Handlers().HandlerCandidates() {
 		c := &checker{pass: pass, m: m, at: at, spec: spec, findings: make(map[ast.Node]*finding)}
 		c.pretend = &contract.Handler{Caller: CallerPlaceholder}
 		for _, v := range m.ParamsOf(d.Type) {
-			if v != nil && m.IsMessage(v.Type()) {
+			if v != nil && m.Messages().IsMessage(v.Type()) {
 				c.pretend.Msgs = append(c.pretend.Msgs, v)
 			}
 		}
@@ -327,7 +327,7 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 		d := analysis.Diagnostic{
 			Pos:     at.Pos(),
 			End:     at.End(),
-			Message: fmt.Sprintf(c.spec.Formats[f.kind], subject, write, c.m.DelayedRetry(t.Msg)),
+			Message: fmt.Sprintf(c.spec.Formats[f.kind], subject, write, c.m.Messages().DelayedRetry(t.Msg)),
 			Related: []analysis.RelatedInformation{{
 				Pos: w.Call.Pos(), End: w.Call.End(), Message: "the DLQ write",
 			}},

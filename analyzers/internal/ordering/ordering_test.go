@@ -31,8 +31,8 @@ var kindFormats = [...]string{
 
 // termSpec orders Terms, as termbeforedlq does.
 var termSpec = &ordering.Spec{
-	Settle:  func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.AsTerm(call) },
-	Bodies:  (*contract.Model).TermBodies,
+	Settle:  func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.Settle().AsTerm(call) },
+	Bodies:  func(m *contract.Model) []*ast.BlockStmt { return m.Paths().TermBodies() },
 	Verb:    "Term",
 	Formats: kindFormats,
 }
@@ -40,9 +40,9 @@ var termSpec = &ordering.Spec{
 // ackSpec orders Acks, a handler's `return nil` and deferred Acks, as
 // dlqunchecked does.
 var ackSpec = &ordering.Spec{
-	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.AsAck(call) },
+	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.Settle().AsAck(call) },
 	Bodies: func(m *contract.Model) []*ast.BlockStmt {
-		return slices.Concat(m.AckBodies(), m.HandlerBodies())
+		return slices.Concat(m.Paths().AckBodies(), m.Handlers().HandlerBodies())
 	},
 	Verb:           "Ack",
 	HandlerReturns: true,

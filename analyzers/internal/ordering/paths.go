@@ -59,9 +59,9 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 			sort.SliceStable(evs, func(i, j int) bool { return evs[i].call.End() < evs[j].call.End() })
 			if ret, ok := n.(*ast.ReturnStmt); ok {
 				if c.spec.DeferredAcks {
-					if d, pending := c.m.DeferredAckAt(body, ret); pending {
+					if d, pending := c.m.Settle().DeferredAckAt(body, ret); pending {
 						evs = append(evs, &event{ret: ret, deferred: &d, settle: &contract.SettleCall{
-							Settlement: profile.Done, Name: "deferred " + d.Ack.Method, Msg: d.Ack.Recv, Msgs: c.m.MessageDeps(d.Ack.Recv)}})
+							Settlement: profile.Done, Name: "deferred " + d.Ack.Method, Msg: d.Ack.Recv, Msgs: c.m.Messages().Deps(d.Ack.Recv)}})
 					}
 				}
 				if c.handler != nil && c.isNilReturn(ret) {
@@ -89,7 +89,7 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 
 // isNilReturn reports whether ret returns a nil error.
 func (c *checker) isNilReturn(ret *ast.ReturnStmt) bool {
-	for _, r := range c.m.NilReturns(&ast.BlockStmt{List: []ast.Stmt{ret}}) {
+	for _, r := range c.m.Handlers().NilReturns(&ast.BlockStmt{List: []ast.Stmt{ret}}) {
 		if r == ret {
 			return true
 		}
