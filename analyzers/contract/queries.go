@@ -26,16 +26,6 @@ func (m *Model) freeze() {
 	m.calls = nil
 }
 
-// eachCall calls f for every call of the package that a function body
-// (declaration or literal) evaluates, with that body, in source order.
-func (m *Model) eachCall(f func(call *ast.CallExpr, body *ast.BlockStmt)) {
-	for _, s := range m.syn.Sites {
-		if call, ok := s.Node.(*ast.CallExpr); ok && s.Body != nil {
-			f(call, s.Body)
-		}
-	}
-}
-
 // returnsOf returns the return statements of a function body, not those
 // of the function literals inside it.
 func (m *Model) returnsOf(body *ast.BlockStmt) []*ast.ReturnStmt {
@@ -67,10 +57,6 @@ func (m *Model) defs() *defs.Index {
 	}
 	return idx
 }
-
-// funcLitOf returns the function literal a callee expression denotes
-// (defs.FuncLitOf), building the flow index only for a variable.
-func (m *Model) funcLitOf(fun ast.Expr) *ast.FuncLit { return defs.FuncLitOf(m.info, m.defs, fun) }
 
 // AckCall describes a call of an acknowledgement method on a message.
 type AckCall = messages.AckCall
