@@ -6,13 +6,13 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 )
 
-// exportEffectsFacts exports an EffectsFact for each function of the
+// exportEffectsFacts exports an effectsFact for each function of the
 // package with effects, with each settlement's place relative to the
 // function's declaration, and its condition.
 func (m *Model) exportEffectsFacts(pass *analysis.Pass) {
 	effects := m.set.Effects()
 	for _, fn := range sortedKeys(effects) {
-		f := &EffectsFact{}
+		f := &effectsFact{}
 		decl := m.fset.Position(fn.Pos())
 		conds := m.paths.Conds()[fn]
 		for i, e := range effects[fn] {
@@ -30,7 +30,7 @@ func (m *Model) exportEffectsFacts(pass *analysis.Pass) {
 }
 
 // Effect is one settlement of one message parameter, on some path
-// (EffectsFact).
+// (effectsFact).
 type Effect = settle.Effect
 
 // EffectCond is when a helper's effect happens.

@@ -63,10 +63,10 @@ func New(cfg *Config, opts ...Option) *analysis.Analyzer {
 		RunDespiteErrors: true,
 		ResultType:       reflect.TypeFor[*Model](),
 		FactTypes: []analysis.Fact{
-			new(ProducerFact), new(WrapsFact), new(DLQWriterFact),
-			new(EffectsFact), new(ClassifierFact), new(RetryableVarFact),
-			new(cfgs.NoReturnFact), new(HandlerFact), new(MiddlewareFact), new(HandlerCandidateFact),
-			new(CarrierTypesFact),
+			new(producerFact), new(wrapsFact), new(dLQWriterFact),
+			new(effectsFact), new(classifierFact), new(retryableVarFact),
+			new(cfgs.NoReturnFact), new(handlerFact), new(middlewareFact), new(handlerCandidateFact),
+			new(carrierTypesFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -171,7 +171,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.syn = syntax.NewIndex(pass.Files, m.testFuncs)
 	carriers := carrierTypes(cfg, m.info, pass.Files)
 	if len(carriers) > 0 {
-		pass.ExportPackageFact(&CarrierTypesFact{Types: carriers})
+		pass.ExportPackageFact(&carrierTypesFact{Types: carriers})
 	}
 	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs)
 	m.gate = m.gateOf(decls, importsCarrier(pass))
@@ -225,15 +225,15 @@ func (m *Model) exportFacts(pass *analysis.Pass) {
 		pass.ExportObjectFact(fn, new(cfgs.NoReturnFact))
 	}
 	for _, fn := range sortedFuncs(m.prod.Producers()) {
-		pass.ExportObjectFact(fn, new(ProducerFact))
+		pass.ExportObjectFact(fn, new(producerFact))
 	}
 	for _, v := range m.prod.RetryableVars() { // empty unless mayRetry
-		pass.ExportObjectFact(v, new(RetryableVarFact))
+		pass.ExportObjectFact(v, new(retryableVarFact))
 	}
 	for _, fn := range sortedKeys(m.prod.Wraps()) {
 		params := append([]int(nil), m.prod.Wraps()[fn]...)
 		sort.Ints(params)
-		pass.ExportObjectFact(fn, &WrapsFact{Params: params})
+		pass.ExportObjectFact(fn, &wrapsFact{Params: params})
 	}
 	m.exportDLQFacts(pass)
 	m.exportHandlerFacts(pass)
@@ -278,6 +278,6 @@ func (m *Model) DLQFuncs() []FuncName { return m.cfg.DLQFuncs }
 
 func (m *Model) exportDLQFacts(pass *analysis.Pass) {
 	for _, fn := range sortedFuncs(m.dlq.Writers()) {
-		pass.ExportObjectFact(fn, &DLQWriterFact{Kind: m.dlq.Kind(fn)})
+		pass.ExportObjectFact(fn, &dLQWriterFact{Kind: m.dlq.Kind(fn)})
 	}
 }

@@ -42,7 +42,7 @@
 //     (-dlq-pattern, -dlq-subject-pattern, -dlq-funcs, //retrylint:dlq);
 //   - the effects of helpers: which settlement (done, retry now, retry
 //     later, terminate) a function makes of which message parameter, on
-//     some path (EffectsFact);
+//     some path (a fact of each helper);
 //   - transient-path classifiers, and Go 1.26's errors.AsType as a
 //     classification like errors.As;
 //   - functions that never return (panic, os.Exit, log.Fatal, testing's

@@ -17,42 +17,42 @@ import (
 // They are small structs without maps so that their gob encoding is
 // deterministic.
 
-// ProducerFact marks a retryable producer: a function any of whose error
+// producerFact marks a retryable producer: a function any of whose error
 // results may hold a retry carrier.
-type ProducerFact struct{}
+type producerFact struct{}
 
-func (*ProducerFact) AFact()         {}
-func (*ProducerFact) String() string { return "retryable producer" }
+func (*producerFact) AFact()         {}
+func (*producerFact) String() string { return "retryable producer" }
 
-// RetryableVarFact marks a package-level error variable whose value may
+// retryableVarFact marks a package-level error variable whose value may
 // hold a retry carrier (var ErrThrottled = retry.RetryAfter(...)), so that
 // other packages returning or wrapping it are producers too.
-type RetryableVarFact struct{}
+type retryableVarFact struct{}
 
-func (*RetryableVarFact) AFact()         {}
-func (*RetryableVarFact) String() string { return "retryable error value" }
+func (*retryableVarFact) AFact()         {}
+func (*retryableVarFact) String() string { return "retryable error value" }
 
-// WrapsFact marks a function that returns one of its error parameters
+// wrapsFact marks a function that returns one of its error parameters
 // wrapped (with %w, errors.Join or an Unwrap-able wrapper), so a retryable
 // argument yields a retryable result.
-type WrapsFact struct {
+type wrapsFact struct {
 	Params []int
 }
 
-func (*WrapsFact) AFact() {}
-func (f *WrapsFact) String() string {
+func (*wrapsFact) AFact() {}
+func (f *wrapsFact) String() string {
 	return "wraps param " + joinInts(f.Params)
 }
 
-// DLQWriterFact marks a function that makes a DLQ write on some path, and
+// dLQWriterFact marks a function that makes a DLQ write on some path, and
 // says what its error tells of the write (CONTRACT.md, "The write's
 // outcome").
-type DLQWriterFact struct {
+type dLQWriterFact struct {
 	Kind dlq.WriterKind
 }
 
-func (*DLQWriterFact) AFact() {}
-func (f *DLQWriterFact) String() string {
+func (*dLQWriterFact) AFact() {}
+func (f *dLQWriterFact) String() string {
 	switch f.Kind {
 	case dlq.OrderingWriter:
 		return "writes DLQ (its error is not the write's)"
@@ -62,18 +62,18 @@ func (f *DLQWriterFact) String() string {
 	return "writes DLQ"
 }
 
-// EffectsFact marks a function that settles messages it receives as
+// effectsFact marks a function that settles messages it receives as
 // parameters (CONTRACT.md, "Effects of a helper"), in (parameter,
 // settlement) order.
-type EffectsFact struct {
+type effectsFact struct {
 	Effects []Effect
 }
 
-func (*EffectsFact) AFact() {}
+func (*effectsFact) AFact() {}
 
 // String lists the parameters per settlement: "may Term param 1",
 // "may Ack param 0; may Term param 0,1".
-func (f *EffectsFact) String() string {
+func (f *effectsFact) String() string {
 	var parts []string
 	for _, s := range settle.SettlementOrder {
 		var params []int
@@ -89,15 +89,15 @@ func (f *EffectsFact) String() string {
 	return strings.Join(parts, "; ")
 }
 
-// ClassifierFact marks a function whose result classifies its error
+// classifierFact marks a function whose result classifies its error
 // argument as transient: the true (ok) side of its result is a transient
 // path.
-type ClassifierFact struct {
+type classifierFact struct {
 	Kind ClassifierKind
 }
 
-func (*ClassifierFact) AFact() {}
-func (f *ClassifierFact) String() string {
+func (*classifierFact) AFact() {}
+func (f *classifierFact) String() string {
 	if f.Kind == DelayClassifier {
 		return "retry delay classifier"
 	}
@@ -112,10 +112,10 @@ func joinInts(xs []int) string {
 	return strings.Join(s, ",")
 }
 
-// HandlerFact marks a function that calls its func-typed parameters
+// handlerFact marks a function that calls its func-typed parameters
 // Params and Acks a message when they return nil. Line and Col locate the
 // Ack, relative to the function's declaration like Effect's.
-type HandlerFact struct {
+type handlerFact struct {
 	Params    []int
 	Line, Col int
 	// File is the base name of the file holding the Ack when it is not the
@@ -126,41 +126,41 @@ type HandlerFact struct {
 	Payload []int
 }
 
-func (*HandlerFact) AFact() {}
+func (*handlerFact) AFact() {}
 
-func (f *HandlerFact) String() string {
+func (f *handlerFact) String() string {
 	return "acks when handler param " + joinInts(f.Params) + " returns nil"
 }
 
-// MiddlewareFact marks a function that returns a closure calling its
+// middlewareFact marks a function that returns a closure calling its
 // func-typed parameters Params and returning their result: what it is
 // given is a handler wherever what it returns is one.
-type MiddlewareFact struct {
+type middlewareFact struct {
 	Params []int
 }
 
-func (*MiddlewareFact) AFact() {}
+func (*middlewareFact) AFact() {}
 
-func (f *MiddlewareFact) String() string {
+func (f *middlewareFact) String() string {
 	return "wraps handler param " + joinInts(f.Params)
 }
 
-// exportMiddlewareFacts exports a MiddlewareFact for each middleware
+// exportMiddlewareFacts exports a middlewareFact for each middleware
 // function of the package.
 func (m *Model) exportMiddlewareFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.hd.Middleware()) {
-		pass.ExportObjectFact(fn, &MiddlewareFact{Params: slices.Clone(m.hd.Middleware()[fn])})
+		pass.ExportObjectFact(fn, &middlewareFact{Params: slices.Clone(m.hd.Middleware()[fn])})
 	}
 }
 
-// exportHandlerFacts exports a HandlerFact for each function of the
+// exportHandlerFacts exports a handlerFact for each function of the
 // package with handler parameters.
 func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
 	fns := m.hd.WithHandlerParams()
 	sortByPos(fns)
 	for _, fn := range fns {
 		params, ack, payload := m.hd.HandlerParams(fn)
-		f := &HandlerFact{Params: slices.Clone(params), Payload: slices.Clone(payload)}
+		f := &handlerFact{Params: slices.Clone(params), Payload: slices.Clone(payload)}
 		decl, at := m.fset.Position(fn.Pos()), m.fset.Position(ack)
 		switch {
 		case at.Filename == decl.Filename && at.Line >= decl.Line:
@@ -170,4 +170,40 @@ func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
 		}
 		pass.ExportObjectFact(fn, f)
 	}
+}
+
+// handlerCandidateFact marks a function that returns nil in the error
+// branch of a retryable producer's error, unclassified: a defect if a
+// caller Acks when it returns nil.
+type handlerCandidateFact struct {
+	Returns []CandidateReturn
+}
+
+// CandidateReturn is one such return: where it is (relative to the
+// function's declaration, like Effect's), the error and its producer.
+type CandidateReturn struct {
+	Line, Col int
+	Err       string
+	Producer  string
+}
+
+func (*handlerCandidateFact) AFact() {}
+
+func (*handlerCandidateFact) String() string {
+	return "drops a retryable error if a caller acks on nil"
+}
+
+// carrierTypesFact is a package fact: the package declares types with the
+// carrier method (RetryDelay). A package that imports one may hold a
+// retry carrier in its errors. (Each package names its own, once: asking
+// every importer to scan every import's scope cost more than the rest of
+// the vocabulary.)
+type carrierTypesFact struct {
+	Types []string // the carrier types' names, sorted
+}
+
+func (*carrierTypesFact) AFact() {}
+
+func (f *carrierTypesFact) String() string {
+	return "carrier types " + strings.Join(f.Types, ", ")
 }

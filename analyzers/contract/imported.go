@@ -20,7 +20,7 @@ type importedFacts struct {
 	producers producers.Imported
 	dlq       dlq.Imported
 	effects   settle.Imported
-	// The names of the functions with a DLQWriterFact or an EffectsFact:
+	// The names of the functions with a dLQWriterFact or an effectsFact:
 	// the model tests a call's name against them before its callee.
 	classifiers map[*types.Func]ClassifierKind
 	noReturn    map[*types.Func]bool
@@ -51,29 +51,29 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		}
 		fn, _ := of.Object.(*types.Func)
 		switch f := of.Fact.(type) {
-		case *ProducerFact:
+		case *producerFact:
 			imp.producers.Producers[fn] = true
-		case *RetryableVarFact:
+		case *retryableVarFact:
 			if v, ok := of.Object.(*types.Var); ok {
 				imp.producers.Vars[v] = true
 			}
-		case *WrapsFact:
+		case *wrapsFact:
 			imp.producers.Wraps[fn] = f.Params
-		case *DLQWriterFact:
+		case *dLQWriterFact:
 			imp.dlq.Writers[fn] = f.Kind
 			imp.dlq.WriterNames[fn.Name()] = true
-		case *EffectsFact:
+		case *effectsFact:
 			imp.effects.Effects[fn] = f.Effects
 			imp.effects.Names[fn.Name()] = true
-		case *ClassifierFact:
+		case *classifierFact:
 			imp.classifiers[fn] = f.Kind
 		case *cfgs.NoReturnFact:
 			imp.noReturn[fn] = true
-		case *HandlerFact:
+		case *handlerFact:
 			imp.handlers.Handlers[fn] = handlers.Registration{Params: f.Params, Line: f.Line, Col: f.Col, File: f.File, Payload: f.Payload}
-		case *MiddlewareFact:
+		case *middlewareFact:
 			imp.handlers.Middleware[fn] = f.Params
-		case *HandlerCandidateFact:
+		case *handlerCandidateFact:
 			var rets []handlers.Candidate
 			for _, r := range f.Returns {
 				rets = append(rets, handlers.Candidate(r))

@@ -35,11 +35,11 @@ func (m *Model) DelayExpr(t *TransientPath, pos token.Pos) string {
 	return v.Name() + suffix
 }
 
-// exportClassifierFacts exports a ClassifierFact for each classifier of
+// exportClassifierFacts exports a classifierFact for each classifier of
 // the package, in source order.
 func (m *Model) exportClassifierFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.tr.Classifiers()) {
-		pass.ExportObjectFact(fn, &ClassifierFact{Kind: m.tr.Classifiers()[fn]})
+		pass.ExportObjectFact(fn, &classifierFact{Kind: m.tr.Classifiers()[fn]})
 	}
 }
 
@@ -69,7 +69,7 @@ const (
 
 func (m *Model) exportHandlerCandidateFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.paths.Candidates()) {
-		f := &HandlerCandidateFact{}
+		f := &handlerCandidateFact{}
 		for _, r := range m.paths.Candidates()[fn] {
 			if line, col, ok := m.Offset(fn, r.Pos); ok {
 				f.Returns = append(f.Returns, CandidateReturn{Line: line, Col: col, Err: r.Err, Producer: r.Producer})
@@ -93,27 +93,6 @@ func (m *Model) Offset(fn *types.Func, pos token.Pos) (line, col int, ok bool) {
 		return 0, 0, false
 	}
 	return at.Line - decl.Line, at.Column, true
-}
-
-// HandlerCandidateFact marks a function that returns nil in the error
-// branch of a retryable producer's error, unclassified: a defect if a
-// caller Acks when it returns nil.
-type HandlerCandidateFact struct {
-	Returns []CandidateReturn
-}
-
-// CandidateReturn is one such return: where it is (relative to the
-// function's declaration, like Effect's), the error and its producer.
-type CandidateReturn struct {
-	Line, Col int
-	Err       string
-	Producer  string
-}
-
-func (*HandlerCandidateFact) AFact() {}
-
-func (*HandlerCandidateFact) String() string {
-	return "drops a retryable error if a caller acks on nil"
 }
 
 // BodyAckCalls is the ack calls of one function body, in source order.

@@ -5,26 +5,11 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"golang.org/x/tools/go/analysis"
 )
-
-// CarrierTypesFact is a package fact: the package declares types with the
-// carrier method (RetryDelay). A package that imports one may hold a
-// retry carrier in its errors. (Each package names its own, once: asking
-// every importer to scan every import's scope cost more than the rest of
-// the vocabulary.)
-type CarrierTypesFact struct {
-	Types []string // the carrier types' names, sorted
-}
-
-func (*CarrierTypesFact) AFact() {}
-func (f *CarrierTypesFact) String() string {
-	return "carrier types " + strings.Join(f.Types, ", ")
-}
 
 // carrierTypes returns the names of the package-level types of the files
 // that declare the carrier method, sorted.
@@ -51,7 +36,7 @@ func carrierTypes(cfg *Config, info *types.Info, files []*ast.File) []string {
 // a carrier type.
 func importsCarrier(pass *analysis.Pass) bool {
 	for _, imp := range pass.Pkg.Imports() {
-		if pass.ImportPackageFact(imp, new(CarrierTypesFact)) {
+		if pass.ImportPackageFact(imp, new(carrierTypesFact)) {
 			return true
 		}
 	}

@@ -33,8 +33,10 @@ disable: [poisonack, retrylint]
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each dlq-funcs entry carries the place that named it, for the
+	// message that reports an entry naming nothing.
 	want := []string{
-		"-retrycontract.dlq-funcs=example.com/bus.Sink.Park,example.com/bus.Park",
+		"-retrycontract.dlq-funcs=example.com/bus.Sink.Park@" + p + ":3,example.com/bus.Park@" + p + ":3",
 		"-retrycontract.dlq-pattern=(?i)(dlq|parking)",
 		"-barenak.strict=true",
 		"-poisonack=false",

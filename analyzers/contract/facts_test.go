@@ -1,4 +1,4 @@
-package contract_test
+package contract
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -21,9 +20,9 @@ func TestDLQAndTermFactsGob(t *testing.T) {
 		}
 		want string
 	}{
-		{&contract.DLQWriterFact{}, "writes DLQ"},
-		{&contract.EffectsFact{Effects: []contract.Effect{{Param: 1, Settlement: profile.Terminate, Line: 7, Col: 10}}}, "may Term param 1"},
-		{&contract.EffectsFact{Effects: []contract.Effect{
+		{&dLQWriterFact{}, "writes DLQ"},
+		{&effectsFact{Effects: []Effect{{Param: 1, Settlement: profile.Terminate, Line: 7, Col: 10}}}, "may Term param 1"},
+		{&effectsFact{Effects: []Effect{
 			{Param: 0, Settlement: profile.Done}, {Param: 0, Settlement: profile.Terminate}, {Param: 2, Settlement: profile.Terminate},
 		}}, "may Ack param 0; may Term param 0,2"},
 	} {
