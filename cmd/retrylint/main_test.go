@@ -888,24 +888,34 @@ func TestVetBadFlag(t *testing.T) {
 	}
 }
 
-// TestRunCacheOutputIdentical: under every output format, the run replayed
-// from the cache prints what an uncached run prints, byte for byte, with
-// the same status.
-func TestRunCacheOutputIdentical(t *testing.T) {
+// TestCacheOutputIdentical: under every output format, a run replayed
+// from the package cache prints what an uncached run prints, byte for
+// byte, with the same status; the formats share the packages' entries.
+func TestCacheOutputIdentical(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	for _, format := range []string{"-format=text", "-json", "-format=sarif", "-format=github"} {
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	t.Setenv("RETRYLINT_CACHE_STATS", statsFile)
+	var entries int
+	for i, format := range []string{"-format=text", "-json", "-format=sarif", "-format=github"} {
 		uncached := run(t, binary, "-cache=false", format, "./examples/...")
-		first := run(t, binary, format, "./examples/...")
-		replayed := run(t, binary, format, "./examples/...")
+		first, analyzed := runStats(t, root, statsFile, format, "./examples/...")
+		if i > 0 && len(analyzed) != 0 {
+			t.Errorf("%s, first run analyzed %v: the entries of the text run serve every format", format, analyzed)
+		}
+		replayed, analyzed := runStats(t, root, statsFile, format, "./examples/...")
+		if len(analyzed) != 0 {
+			t.Errorf("%s, second run analyzed %v, want everything replayed", format, analyzed)
+		}
 		for name, r := range map[string]result{"first": first, "replayed": replayed} {
 			if r.code != uncached.code || r.stdout != uncached.stdout || r.stderr != uncached.stderr {
 				t.Errorf("%s, %s run: exit %d, %d bytes out, %q; uncached: exit %d, %d bytes out, %q",
 					format, name, r.code, len(r.stdout), r.stderr, uncached.code, len(uncached.stdout), uncached.stderr)
 			}
 		}
-	}
-	entries, err := os.ReadDir(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "retrylint", "runs"))
-	if err != nil || len(entries) != 4 {
-		t.Errorf("cache entries: %d, %v; want one per format", len(entries), err)
+		found, err := os.ReadDir(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "retrylint", "pkgs"))
+		if err != nil || (i > 0 && len(found) != entries) {
+			t.Errorf("%s: %d cache entries, %v; want the first format's %d", format, len(found), err, entries)
+		}
+		entries = len(found)
 	}
 }
