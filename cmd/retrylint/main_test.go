@@ -15,7 +15,8 @@ import (
 )
 
 // The tests build the command once and run it as users do, from the
-// repository root.
+// repository root. RETRYLINT_TEST_BINARY=path runs them against another
+// build instead (an older revision, to see which tests it fails).
 var (
 	binary string
 	root   = filepath.Join("..", "..")
@@ -27,10 +28,14 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "retrylint")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		panic(err)
+	if other := os.Getenv("RETRYLINT_TEST_BINARY"); other != "" {
+		binary = other
+	} else {
+		build := exec.Command("go", "build", "-o", binary, ".")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			panic(err)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

@@ -28,12 +28,12 @@ const handoverEnv = "RETRYLINT_APPLY_FIXES"
 // exit status is the report's: ExitFindings when there are findings,
 // since none was fixed.
 //
-// Every flag works with -fix: the child is given those it knows (see
-// fixArgs), the report all of them. When the report finds packages that
-// fail to load, type errors or analysis failures, it says so in its own
-// lines and the child's standard error, which repeats them raw, is
-// dropped; otherwise the child's standard error (fixes it could not
-// apply) is passed on.
+// Every flag but -modfile works with -fix: the child is given those it
+// knows (see fixArgs), the report all of them. When the report finds
+// packages that fail to load, type errors or analysis failures, it says
+// so in its own lines and the child's standard error, which repeats them
+// raw, is dropped; otherwise the child's standard error (fixes it could
+// not apply) is passed on.
 func (r *runner) fixThenReport(cfg *packages.Config, patterns, flags []string) int {
 	args, goflags, status, ok := r.fixArgs(flags)
 	if !ok {
@@ -95,10 +95,12 @@ func (r *runner) fixThenReport(cfg *packages.Config, patterns, flags []string) i
 // (the configuration file's included). multichecker knows the analyzers'
 // flags and -test, -fix and -diff; of the command line's own flags,
 // -json, -format, -baseline, -cache and -c are the report's and are left
-// out, -C is done (the child works in this run's directory), -tags and
-// -modfile reach the go command through GOFLAGS (where a space cannot be
+// out, -C is done (the child works in this run's directory), -tags
+// reaches the go command through GOFLAGS (where a space cannot be
 // written: such a value is refused), and the profile files are named by
-// their absolute paths, as this run resolved them.
+// their absolute paths, as this run resolved them. -modfile is refused:
+// in GOFLAGS it breaks go/packages, whose first go command runs outside
+// module mode, and multichecker takes no build flags.
 func (r *runner) fixArgs(flags []string) (args []string, goflags string, status int, ok bool) {
 	args = []string{"-fix"}
 	if r.diff {
@@ -123,12 +125,14 @@ func (r *runner) fixArgs(flags []string) (args []string, goflags string, status 
 		switch name {
 		case "json", "format", "baseline", "cache", "c", "C", "fix", "diff", profiles:
 			continue
-		case "tags", "modfile":
+		case "tags":
 			if strings.ContainsAny(value, " \t\n") {
-				return nil, "", r.fail(ExitUsage, "-fix passes -%s to the go command in GOFLAGS, which cannot hold a space: %q", name, value), false
+				return nil, "", r.fail(ExitUsage, "-fix passes -tags to the go command in GOFLAGS, which cannot hold a space: %q (separate tags with commas)", value), false
 			}
-			build = append(build, "-"+name+"="+value)
+			build = append(build, "-tags="+value)
 			continue
+		case "modfile":
+			return nil, "", r.fail(ExitUsage, "-fix does not take -modfile: the x/tools driver that applies the fixes loads with the go.mod in place (go/packages refuses -modfile in GOFLAGS)"), false
 		}
 		if hasValue {
 			args = append(args, "-"+name+"="+value)

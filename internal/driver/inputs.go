@@ -167,10 +167,10 @@ func executableSum() (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// outputFlags are the flags that change how findings are printed, or
-// where the run happens, but not what a package's analysis reports (file
-// names are absolute; the working directory is in the listing's file
-// names): runs that differ only in them share entries.
+// outputFlag reports whether name is a flag that changes how findings are
+// printed, or where the run happens, but not what a package's analysis
+// reports (file names are absolute; the working directory's part is in
+// the listing's file names): runs that differ only in them share entries.
 func outputFlag(name string) bool {
 	switch name {
 	case "json", "format", "baseline", "c", "C", "cache", "fix", "diff":
