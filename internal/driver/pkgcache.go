@@ -108,7 +108,11 @@ import (
 // entry is stored: a file written in between (an editor's save, a git
 // checkout, a generator) makes its package and the packages that depend
 // on it unstable, and nothing of theirs is stored; a setup file written
-// in between stores nothing at all.
+// in between stores nothing at all. This relies on writes setting the
+// modification time, as they do: a tool that rewrote a file during the
+// run and set its time back before the run ended would defeat it. The
+// same holds of GOROOT and module cache files, which count by size and
+// time.
 //
 // Exactness over reuse: a run replays nothing, and analyzes everything as
 // an uncached run does, when the listing or the load of the missed
