@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times the README's main command, retrylint on ./examples/..., warm (a
-# replay from its run cache) and cold (-cache=false), against go vet
+# replay from its package cache) and cold (-cache=false), against go vet
 # -vettool with the same binary, warm (served by the go command's cache),
 # alternating in one run. See bench/README.md.
 #
@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo "retrylint ${patterns[*]} against go vet -vettool, $runs runs, $(nproc) CPUs, $(go env GOVERSION)"
 echo "warm-up (not recorded): go vet -vettool, twice"
 for _ in 1 2; do (cd "$repo" && go vet -vettool="$tmp/retrylint" "${patterns[@]}" >/dev/null 2>&1) || true; done
-"$tmp/retrylint" "${patterns[@]}" >/dev/null 2>&1 || true # fills the run cache
+"$tmp/retrylint" "${patterns[@]}" >/dev/null 2>&1 || true # fills the package cache
 for ((run = 1; run <= runs; run++)); do
 	measure vet-warm "$run" "$repo" go vet -vettool="$tmp/retrylint" "${patterns[@]}"
 	measure retrylint-warm "$run" "$repo" "$tmp/retrylint" "${patterns[@]}"

@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=lib.sh
 . "$repo/bench/lib.sh"
-export COLD=1 # every run analyzes: no replay from retrylint's run cache
+export COLD=1 # every run analyzes: no replay from retrylint's cache
 
 # generate DIR COUNT writes a module of COUNT consumer packages (a JetStream
 # handler each, with a retryable error flattened, a bare Nak and a DLQ

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Peak RSS and wall time of retrylint against bench/floor on whole-program
-# workloads, alternating, each run analyzing (the run cache is emptied):
+# workloads, alternating, each run analyzing (retrylint's cache is emptied):
 # the standard library by default. See bench/README.md.
 #
 #   bench/workloads.sh                       # std
@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=lib.sh
 . "$repo/bench/lib.sh"
-export COLD=1 # every run analyzes: no replay from retrylint's run cache
+export COLD=1 # every run analyzes: no replay from retrylint's cache
 
 (cd "$repo" && go build -o "$tmp/floor" ./bench/floor && go build -o "$tmp/retrylint" ./cmd/retrylint)
 echo "workloads ${workloads[*]} in $workdir, $runs runs, $(nproc) CPUs, $(go env GOVERSION)"

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -32,6 +33,7 @@ func TestPackageCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	settle(t, dir)
 	cacheDir := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cacheDir)
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
@@ -70,6 +72,7 @@ func TestPackageCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer settle(t, filepath.Join(dir, file))
 		defer f.Close()
 		if _, err := f.WriteString("\n// edited\n"); err != nil {
 			t.Fatal(err)
@@ -95,6 +98,7 @@ func TestPackageCache(t *testing.T) {
 	if err := os.WriteFile(svcFile, append([]byte("// Package svc.\n\n"), data...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	settle(t, svcFile)
 	clear(uncached)
 	check("svc edited", dependents(t, dir, "example.com/shop/svc"))
 
@@ -124,6 +128,24 @@ func TestPackageCache(t *testing.T) {
 	check("entries corrupted", all)
 	edit("other/other.go")
 	check("entries rewritten", dependents(t, dir, "example.com/shop/other"))
+}
+
+// settle backdates the modification time of the files under path by a
+// minute, as if edited a while before the next run: the package cache
+// stores no result of a file written so shortly before a run that the
+// file system's clock cannot tell it from a write during the run.
+func settle(t *testing.T, path string) {
+	t.Helper()
+	then := time.Now().Add(-time.Minute)
+	err := filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.Type()&os.ModeSymlink != 0 {
+			return err
+		}
+		return os.Chtimes(p, then, then)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // dependents asks go list for the root packages of patterns (./... if
@@ -180,6 +202,7 @@ func TestPackageCacheCorpus(t *testing.T) {
 	if err := os.CopyFS(gopath, os.DirFS(filepath.Join(root, "testdata"))); err != nil {
 		t.Fatal(err)
 	}
+	settle(t, gopath)
 	dir := filepath.Join(gopath, "src")
 	t.Setenv("GOPATH", gopath)
 	t.Setenv("GO111MODULE", "off")
@@ -229,6 +252,7 @@ func TestPackageCacheCorpus(t *testing.T) {
 			}
 			f.WriteString("\n// edited\n")
 			f.Close()
+			settle(t, files[0])
 		}
 		got, analyzed := runStats(t, dir, statsFile, patterns...)
 		if got != uncached {

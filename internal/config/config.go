@@ -17,7 +17,8 @@
 // -barenak.strict=true, -poisonack=false) that go before the user's own,
 // so that flags given on the command line win. Every error names the
 // file and line: an unknown analyzer or option, a value of the wrong kind,
-// a value the option refuses.
+// a value the option refuses. Relative paths of retrycontract's profiles
+// are relative to the file's own directory, wherever the run works.
 package config
 
 import (
@@ -65,6 +66,13 @@ func Args(path string, analyzers []*analysis.Analyzer) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Parse(path, data, analyzers)
+}
+
+// Parse returns data, the content of the file at path, as command-line
+// arguments for analyzers (see Args). path names the file in errors and
+// is the directory relative profile paths are resolved against.
+func Parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, error) {
 	return parse(path, data, analyzers)
 }
 
@@ -133,6 +141,9 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 			if err != nil {
 				return nil, at(v, "%s.%s: %v", a.Name, opt.Value, err)
 			}
+			if a.Name == contract.Name && opt.Value == contract.FlagProfiles {
+				text = resolvePaths(path, text)
+			}
 			if err := check(a, f, text); err != nil {
 				return nil, at(v, "%s.%s: %v", a.Name, opt.Value, err)
 			}
@@ -143,6 +154,29 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 		}
 	}
 	return args, nil
+}
+
+// resolvePaths makes the relative paths of a comma-separated list
+// absolute against the directory of the file at path: a profile named in
+// the file is found from every directory a run may work in (a
+// subdirectory, -C, each go vet unit's package directory). Paths are
+// split as the profiles flag splits them.
+func resolvePaths(path, list string) string {
+	dir := filepath.Dir(path)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	var out []string
+	for p := range strings.SplitSeq(list, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, ",")
 }
 
 // withOrigins returns the dlq-funcs entries of v as flag text, each with

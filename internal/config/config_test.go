@@ -88,3 +88,43 @@ func TestFind(t *testing.T) {
 		t.Fatalf("Find(%s) = %q, want the nearer %q", sub, got, q)
 	}
 }
+
+// TestProfilePathsRelativeToFile: a relative profile path in the file
+// names the file beside it, whatever the working directory; an absolute
+// one is kept; the list is split as the flag splits it.
+func TestProfilePathsRelativeToFile(t *testing.T) {
+	root := t.TempDir()
+	profile := `{"name": "quemq", "messages": [{"path": "example.com/quemq", "name": "Delivery"}],
+  "ack_methods": {"Accept": "done", "RequeueAfter": "retry-later"}, "packages": ["example.com/quemq"]}`
+	if err := os.MkdirAll(filepath.Join(root, "profiles"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"profiles/q.json", "abs.json"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(profile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs := filepath.Join(root, "abs.json")
+	p := write(t, root, "retrycontract:\n  profiles: profiles/q.json, "+abs+"\n")
+	sub := filepath.Join(root, "services", "orders")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub) // the profiles are not beside the working directory
+	args, err := config.Args(p, suite.Roots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"-retrycontract.profiles=" + filepath.Join(root, "profiles", "q.json") + "," + abs}
+	if !slices.Equal(args, want) {
+		t.Fatalf("Args =\n%q\nwant\n%q", args, want)
+	}
+	// A relative -config path still resolves against the file's directory.
+	rel, err := filepath.Rel(sub, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if args, err := config.Args(rel, suite.Roots()); err != nil || !slices.Equal(args, want) {
+		t.Fatalf("Args(%s) = %q, %v; want %q", rel, args, err, want)
+	}
+}

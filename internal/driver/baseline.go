@@ -1,11 +1,13 @@
 package driver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // A baseline is the findings a team has accepted for now: recorded once,
@@ -27,7 +29,41 @@ func entryOf(wd string, f finding) baselineEntry {
 	return baselineEntry{File: relPath(wd, f.posn.Filename), Check: f.analyzer, Message: f.message}
 }
 
-// readBaseline reads a baseline file; ok is false when there is none.
+// checkBaseline reads the -baseline file, or when there is none makes
+// sure that one can be recorded there, before anything is loaded: a
+// baseline that cannot serve (unreadable, not a baseline, in a directory
+// that does not exist or takes no new file) is one line and ExitUsage,
+// rather than a report after the whole analysis.
+func (r *runner) checkBaseline() (int, bool) {
+	if r.baseline == "" {
+		return 0, true
+	}
+	entries, ok, err := readBaseline(r.baseline)
+	switch {
+	case err != nil:
+		return r.fail(ExitUsage, "-baseline: %v", err), false
+	case ok:
+		r.baselineEntries = entries
+		return 0, true
+	}
+	dir := filepath.Dir(r.baseline)
+	f, err := os.CreateTemp(dir, ".retrylint-baseline-*")
+	if err != nil {
+		reason := "it takes no new file"
+		if errors.Is(err, fs.ErrNotExist) {
+			reason = "no such directory"
+		}
+		return r.fail(ExitUsage, "-baseline: cannot record %s: %s (%s)", r.baseline, reason, dir), false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	r.recordBaseline = true
+	return 0, true
+}
+
+// readBaseline reads a baseline file; ok is false when there is none. A
+// file that is not a JSON object with a findings list, as writeBaseline
+// writes it, is an error.
 func readBaseline(path string) (entries []baselineEntry, ok bool, err error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -36,11 +72,28 @@ func readBaseline(path string) (entries []baselineEntry, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	var b baselineFile
-	if err := json.Unmarshal(data, &b); err != nil {
-		return nil, false, fmt.Errorf("baseline %s: %w", path, err)
+	notBaseline := func(why string) error {
+		return fmt.Errorf("%s is not a baseline: %s", path, why)
 	}
-	return b.Findings, true, nil
+	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, false, notBaseline("want a JSON object with a findings list, as retrylint records it")
+	}
+	var b struct {
+		Comment  string           `json:"comment"`
+		Findings *[]baselineEntry `json:"findings"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return nil, false, notBaseline(err.Error())
+	}
+	if dec.More() {
+		return nil, false, notBaseline("text after the JSON object")
+	}
+	if b.Findings == nil {
+		return nil, false, notBaseline("no findings list")
+	}
+	return *b.Findings, true, nil
 }
 
 // writeBaseline records findings as the baseline.

@@ -2,9 +2,9 @@ package driver
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -28,71 +28,13 @@ func cacheModule(t *testing.T) string {
 	return dir
 }
 
-// TestRunCacheReplays: a second identical run replays the first's output
-// and status without analyzing; an edited source, other arguments or
-// -cache=false analyze anew; a failed run is not kept.
-func TestRunCacheReplays(t *testing.T) {
-	dir := cacheModule(t)
-	analyses := 0
-	run := func(args []string, cache bool, code int) (string, string) {
-		t.Helper()
-		var stdout, stderr bytes.Buffer
-		r := &runner{progname: "retrylint", stdout: &stdout, stderr: &stderr, cache: cache, tests: true}
-		got := r.cached(args, func() int {
-			analyses++
-			fmt.Fprintf(r.stdout, "finding %d\n", analyses)
-			fmt.Fprintf(r.stderr, "notice %d\n", analyses)
-			return code
-		})
-		if got != code {
-			t.Fatalf("status %d, want %d", got, code)
-		}
-		return stdout.String(), stderr.String()
-	}
-	out1, err1 := run([]string{"./..."}, true, ExitFindings)
-	out2, err2 := run([]string{"./..."}, true, ExitFindings)
-	if analyses != 1 || out2 != out1 || err2 != err1 {
-		t.Fatalf("second run: %d analyses, output %q %q, want 1 and the first run's %q %q", analyses, out2, err2, out1, err1)
-	}
-	if run([]string{"-json", "./..."}, true, ExitFindings); analyses != 2 {
-		t.Errorf("other arguments: %d analyses, want 2", analyses)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package cachedemo\n\nfunc A() int { return 2 }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, _ := run([]string{"./..."}, true, ExitFindings); analyses != 3 || out != "finding 3\n" {
-		t.Errorf("edited source: %d analyses, output %q", analyses, out)
-	}
-	if run([]string{"./..."}, false, ExitFindings); analyses != 4 {
-		t.Errorf("-cache=false: %d analyses, want 4", analyses)
-	}
-	run([]string{"-tags=x", "./..."}, true, ExitFailure)
-	run([]string{"-tags=x", "./..."}, true, ExitFailure)
-	if analyses != 6 {
-		t.Errorf("failed runs: %d analyses, want 6 (a failure is not kept)", analyses)
-	}
-	// A package a pattern names explicitly may live in testdata.
-	if err := os.MkdirAll(filepath.Join(dir, "testdata", "p"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for i, body := range []string{"package p\n", "package p\n\nfunc F() {}\n"} {
-		if err := os.WriteFile(filepath.Join(dir, "testdata", "p", "p.go"), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if run([]string{"./testdata/p"}, true, ExitFindings); analyses != 7+i {
-			t.Errorf("testdata package, version %d: %d analyses, want %d", i+1, analyses, 7+i)
-		}
-	}
-}
-
-// TestRunCacheCorruption: an entry that does not check out is ignored (the
-// run analyzes) and rewritten.
-func TestRunCacheCorruption(t *testing.T) {
-	cacheModule(t)
-	c := newRunCache()
+// TestDiskCacheCorruption: an entry that does not check out is ignored.
+func TestDiskCacheCorruption(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	c := newDiskCache("pkgs")
 	key := "0123abcd"
-	c.put(key, &cacheEntry{Code: ExitFindings, Stdout: []byte("a.go:1:1: finding\n")})
-	if e := new(cacheEntry); !c.get(key, e) || string(e.Stdout) != "a.go:1:1: finding\n" || e.Code != ExitFindings {
+	c.put(key, &pkgEntry{ID: "p", Diags: []diag{{Analyzer: "barenak", Message: "finding"}}})
+	if e := new(pkgEntry); !c.get(key, e) || e.ID != "p" || len(e.Diags) != 1 || e.Diags[0].Message != "finding" {
 		t.Fatalf("round trip: %+v", e)
 	}
 	path := filepath.Join(c.dir, key)
@@ -100,12 +42,12 @@ func TestRunCacheCorruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tampered := bytes.Replace(data, []byte(`"Code":3`), []byte(`"Code":0`), 1)
+	tampered := bytes.Replace(data, []byte(`"finding"`), []byte(`"findinG"`), 1)
 	for name, content := range map[string][]byte{"tampered": tampered, "truncated": data[:len(data)/2], "empty": nil} {
 		if err := os.WriteFile(path, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if e := new(cacheEntry); c.get(key, e) {
+		if e := new(pkgEntry); c.get(key, e) {
 			t.Errorf("%s entry used: %+v", name, e)
 		}
 	}
@@ -137,55 +79,114 @@ func TestCachePrune(t *testing.T) {
 }
 
 // TestPackageCacheUnstable: a package one of whose files, or a
-// dependency's, was written after the run began is not stored: its
-// results may be of the content before.
+// dependency's, was written after the run began (or so shortly before
+// that the file system's clock cannot tell) is not stored: its results
+// may be of the content before. A changed setup file stores nothing.
 func TestPackageCacheUnstable(t *testing.T) {
 	dir := cacheModule(t)
 	if err := os.MkdirAll(filepath.Join(dir, "b"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "b", "b.go"), []byte("package b\n\nimport \"cachedemo\"\n\nvar B = cachedemo.A()\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Minute)
-	for _, f := range []string{"a.go", "b/b.go"} {
-		if err := os.Chtimes(filepath.Join(dir, f), old, old); err != nil {
+	write := func(name, content string, age time.Duration) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		then := time.Now().Add(-age)
+		if err := os.Chtimes(filepath.Join(dir, name), then, then); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r := &runner{cache: true}
-	c := r.newPkgCache(nil)
+	write("a.go", "package cachedemo\n\nfunc A() int { return 1 }\n", time.Minute)
+	write("b/b.go", "package b\n\nimport \"cachedemo\"\n\nvar B = cachedemo.A()\n", time.Minute)
+	write("p.json", "{}", time.Minute)
 	pkgs, err := packages.Load(&packages.Config{Mode: listMode}, "./...")
 	if err != nil || len(pkgs) != 2 {
 		t.Fatalf("load: %d packages, %v", len(pkgs), err)
 	}
-	keys, err := c.keys(pkgs)
-	if err != nil {
-		t.Fatal(err)
-	}
 	results := []pkgResult{{ID: "cachedemo"}, {ID: "cachedemo/b"}}
+	// run hashes the files as a run beginning now does, lets edit change
+	// them, stores, and returns which packages were stored.
+	run := func(edit func()) []string {
+		t.Helper()
+		t.Setenv("XDG_CACHE_HOME", t.TempDir()) // what this run stored, alone
+		r := &runner{cache: true, start: time.Now(), profiles: &profileFlag{set: true, files: []string{filepath.Join(dir, "p.json")}}}
+		c := r.newPkgCache(nil)
+		if c == nil {
+			t.Fatal("no package cache")
+		}
+		keys, err := c.keys(pkgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit()
+		c.store(pkgs, results, keys)
+		var stored []string
+		for _, p := range pkgs {
+			var e pkgEntry
+			if c.disk.get(keys[p.ID].sum, &e) && e.ID == p.ID {
+				stored = append(stored, p.ID)
+			}
+		}
+		return stored
+	}
 	// a.go is written after it was hashed: neither a nor b, which imports
-	// it, may be stored.
-	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package cachedemo\n\nfunc A() int { return 3 }\n"), 0o644); err != nil {
-		t.Fatal(err)
+	// it, may be stored; nor when it is written at once with its old size.
+	if got := run(func() { write("a.go", "package cachedemo\n\nfunc A() int { return 3 }\n", 0) }); len(got) != 0 {
+		t.Errorf("stored %v though a file they depend on changed during the run", got)
 	}
-	c.store(pkgs, results, keys)
-	var e pkgEntry
-	for id, k := range keys {
-		if c.disk.get(k.sum, &e) {
-			t.Errorf("%s stored though a file it depends on changed during the run", id)
+	// Written a few milliseconds before the run began: within the margin
+	// of the file system's clock, unstable too.
+	write("a.go", "package cachedemo\n\nfunc A() int { return 4 }\n", 5*time.Millisecond)
+	if got := run(func() {}); len(got) != 0 {
+		t.Errorf("stored %v though a.go was written within the clock's margin", got)
+	}
+	// b/b.go changes: b is not stored, a is.
+	write("a.go", "package cachedemo\n\nfunc A() int { return 5 }\n", time.Minute)
+	if got := run(func() { write("b/b.go", "package b\n\nimport \"cachedemo\"\n\nvar B = cachedemo.A() + 1\n", 0) }); !slices.Equal(got, []string{"cachedemo"}) {
+		t.Errorf("stored %v, want cachedemo alone", got)
+	}
+	// A profile file changes: nothing is stored.
+	write("b/b.go", "package b\n\nimport \"cachedemo\"\n\nvar B = cachedemo.A() + 2\n", time.Minute)
+	if got := run(func() { write("p.json", "{ }", 0) }); len(got) != 0 {
+		t.Errorf("stored %v though a profile file changed during the run", got)
+	}
+	// Nothing changes: both are stored.
+	write("p.json", "{}", time.Minute)
+	if got := run(func() {}); !slices.Equal(got, []string{"cachedemo", "cachedemo/b"}) {
+		t.Errorf("stored %v, want both", got)
+	}
+}
+
+// TestSettled: a file stamped before the run began, by more than the file
+// system clock's margin, is settled; one stamped within it, or later, is
+// not; whole-second stamps get the margin of a two-second clock.
+func TestSettled(t *testing.T) {
+	start := time.Date(2026, 5, 1, 12, 0, 0, 500_000_000, time.UTC)
+	for _, tc := range []struct {
+		mtime time.Time
+		want  bool
+	}{
+		{start.Add(-time.Second), true},
+		{start.Add(-30 * time.Millisecond), true},
+		{start.Add(-5 * time.Millisecond), false},
+		{start.Add(time.Millisecond), false},
+		{start.Add(-1500 * time.Millisecond).Truncate(time.Second), false}, // 1.5 s before, in whole seconds
+		{start.Add(-3 * time.Second).Truncate(time.Second), true},
+	} {
+		if got := settled(tc.mtime, start); got != tc.want {
+			t.Errorf("settled(%v, %v) = %v, want %v", tc.mtime, start, got, tc.want)
 		}
 	}
-	// A run that begins after the edit stores both.
-	c = r.newPkgCache(nil)
-	keys, err = c.keys(pkgs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.store(pkgs, results, keys)
-	for id, k := range keys {
-		if !c.disk.get(k.sum, &e) || e.ID != id {
-			t.Errorf("%s not stored: %+v", id, e)
-		}
+}
+
+// TestAnalysisFlags: the output flags and their values are left out of
+// the keys, whichever form they take; the others are kept in order.
+func TestAnalysisFlags(t *testing.T) {
+	got := analysisFlags([]string{"-C", "sub", "-json", "-format", "sarif", "-tags=a", "-cache=false", "-baseline", "b.json",
+		"-c", "3", "-retrycontract.profiles", "p.json", "-fix", "-diff", "-test=false"})
+	want := []string{"-tags=a", "-retrycontract.profiles", "p.json", "-test=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("analysisFlags = %q, want %q", got, want)
 	}
 }

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -12,13 +13,14 @@ import (
 
 // withConfig puts the options of the configuration file (-config PATH, or
 // .retrylint.yaml found from the directory the run works in, see
-// config.Find) before args, so that the command line's own flags win. The
-// go vet protocol's questions (-flags, -V) get args as they are. A bad
-// file is one line on stderr and ExitUsage.
-func withConfig(progname string, args []string, analyzers []*analysis.Analyzer, stderr io.Writer) ([]string, int, bool) {
+// config.Find) before args, so that the command line's own flags win, and
+// returns the file it read. The go vet protocol's questions (-flags, -V)
+// get args as they are. A bad file is one line on stderr and ExitUsage;
+// under go vet, one line per go vet run (see quietFlagErrors).
+func withConfig(progname string, args []string, analyzers []*analysis.Analyzer, stderr io.Writer) ([]string, *configFile, int, bool) {
 	for _, a := range args {
 		if name := flagName(a); name == "flags" || name == "V" {
-			return args, 0, true
+			return args, nil, 0, true
 		}
 	}
 	path, dir := "", "."
@@ -35,7 +37,7 @@ func withConfig(progname string, args []string, analyzers []*analysis.Analyzer, 
 			if !hasValue {
 				if i+1 == len(args) {
 					fmt.Fprintf(stderr, "%s: flag needs an argument: -%s\n", progname, name)
-					return nil, ExitUsage, false
+					return nil, nil, ExitUsage, false
 				}
 				i++
 				value = args[i]
@@ -53,15 +55,23 @@ func withConfig(progname string, args []string, analyzers []*analysis.Analyzer, 
 	if path == "" {
 		path = config.Find(dir)
 		if path == "" {
-			return rest, 0, true
+			return rest, nil, 0, true
 		}
 	}
-	extra, err := config.Args(path, analyzers)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: config: %v\n", progname, err)
-		return nil, ExitUsage, false
+	data, err := os.ReadFile(path)
+	var extra []string
+	if err == nil {
+		extra, err = config.Parse(path, data, analyzers)
 	}
-	return append(extra, rest...), 0, true
+	if err != nil {
+		line := fmt.Sprintf("%s: config: %v\n", progname, err)
+		if vetUnit(args) {
+			return nil, nil, vetUsageError(args[len(args)-1], stderr, line), false
+		}
+		io.WriteString(stderr, line)
+		return nil, nil, ExitUsage, false
+	}
+	return append(extra, rest...), &configFile{path: path, data: data}, 0, true
 }
 
 // flagName returns the name of a flag argument, or "".

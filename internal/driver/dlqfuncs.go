@@ -37,11 +37,6 @@ func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) [
 	return missing
 }
 
-// dlqFuncsSet reports whether -retrycontract.dlq-funcs names anything.
-func (r *runner) dlqFuncsSet() bool {
-	return len(dlqFuncsOf(r.analyzers)) > 0
-}
-
 // dlqFuncsOf returns the entries of -retrycontract.dlq-funcs.
 func dlqFuncsOf(analyzers []*analysis.Analyzer) contract.FuncList {
 	for _, a := range analyzers {

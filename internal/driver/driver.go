@@ -1,9 +1,12 @@
 // Package driver is retrylint's command line: it loads packages, runs the
-// checks and prints findings. Invoked by go vet (-vettool), or with -fix or
-// -diff, it hands over to x/tools' multichecker, which implements the vet
-// protocol and fix application; every other run goes through
+// checks and prints findings. Invoked by go vet (-vettool) it hands over
+// to x/tools' multichecker, which implements the vet protocol; -fix and
+// -diff start multichecker as a child to apply or print the fixes, then
+// report what remains (fix.go). Every report goes through
 // go/analysis/checker so the text output can name the analyzer of each
-// finding and the exit status can tell findings from failures.
+// finding and the exit status can tell findings from failures, and
+// through the package cache (pkgcache.go), whose doc says why it never
+// replays a stale result.
 package driver
 
 import (
@@ -16,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"golang.org/x/tools/go/analysis"
@@ -36,33 +40,37 @@ const (
 // the exit status. analyzers are the roots to run: the checks and the
 // contract model whose options they share.
 func Main(progname string, args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
+	start := time.Now()
 	if asked, full := versionRequest(args); asked {
 		return printVersion(stdout, progname, full)
 	}
-	args, status, ok := withConfig(progname, args, analyzers, stderr)
+	if os.Getenv(handoverEnv) != "" {
+		// The run applying fixes that the command line started (fix.go):
+		// its arguments are complete, the configuration file's included.
+		os.Args = append([]string{progname}, args...)
+		multichecker.Main(analyzers...) // exits
+	}
+	args, config, status, ok := withConfig(progname, args, analyzers, stderr)
 	if !ok {
 		return status
 	}
-	if wantsFix(args) && os.Getenv(handoverEnv) == "" && !vetUnit(args) {
-		return fixThenReport(progname, args, analyzers, stdout, stderr)
-	}
-	if handsOver(args) || os.Getenv(handoverEnv) != "" {
+	if handsOver(args) {
 		if vetUnit(args) {
 			quietFlagErrors(args[len(args)-1], stderr)
 		}
 		os.Args = append([]string{progname}, args...)
 		multichecker.Main(analyzers...) // exits
 	}
-	r := &runner{progname: progname, analyzers: analyzers, stdout: stdout, stderr: stderr}
+	r := &runner{progname: progname, analyzers: analyzers, stdout: stdout, stderr: stderr, start: start, config: config}
 	return r.run(args)
 }
 
 // handsOver reports whether the run belongs to multichecker: the go vet
-// protocol (-V=full, -flags, a .cfg unit) or fix application.
+// protocol (-V=full, -flags, a .cfg unit).
 func handsOver(args []string) bool {
 	for _, a := range args {
 		switch flagName(a) {
-		case "V", "flags", "fix", "diff":
+		case "V", "flags":
 			return true
 		}
 	}
@@ -80,6 +88,11 @@ type runner struct {
 	stdout    io.Writer
 	stderr    io.Writer
 
+	start    time.Time   // when the run began (settled)
+	config   *configFile // the configuration file the arguments came from, if any
+	flagSet  *flag.FlagSet
+	profiles *profileFlag // -retrycontract.profiles
+
 	jsonOut  bool
 	format   string // text, json, sarif or github
 	tags     string // -tags, for the build
@@ -87,9 +100,15 @@ type runner struct {
 	baseline string // -baseline: findings recorded there are not reported
 	dir      string // -C: the directory to run in
 	tests    bool
+	fix      bool // -fix: apply the suggested fixes, then report what remains (fix.go)
+	diff     bool // -diff: with -fix, print the fixes as a diff instead
 	afterFix bool // the fixes were applied: what is reported is what they did not cover
-	cache    bool // replay identical earlier runs (cache.go) and unchanged packages (pkgcache.go)
+	fixLeft  bool // the fix run could not apply every fix (conflicts)
+	cache    bool // replay the results of unchanged packages (pkgcache.go)
 	enabled  map[*analysis.Analyzer]*triState
+
+	baselineEntries []baselineEntry // the -baseline file's, read before loading
+	recordBaseline  bool            // -baseline names no file yet: this run records it
 
 	stats  cacheStats        // where the root packages' results came from
 	env    map[string]string // the go command's environment (runner.goEnv)
@@ -99,6 +118,19 @@ type runner struct {
 func (r *runner) fail(status int, format string, args ...any) int {
 	fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, fmt.Sprintf(format, args...))
 	return status
+}
+
+// failEmpty is fail for a run that has begun: under -json and
+// -format=sarif it first prints an empty document, so that what a CI step
+// uploads is always valid.
+func (r *runner) failEmpty(status int, format string, args ...any) int {
+	switch r.format {
+	case formatJSON:
+		printJSON(r.stdout, nil)
+	case formatSARIF:
+		printSARIF(r.stdout, r.selected(), nil)
+	}
+	return r.fail(status, format, args...)
 }
 
 func (r *runner) run(args []string) int {
@@ -114,9 +146,15 @@ func (r *runner) run(args []string) int {
 			return r.fail(ExitUsage, "-C: %v", err)
 		}
 	}
+	if status, ok := r.checkBaseline(); !ok {
+		return status
+	}
 	cfg := r.loadConfig()
 	flags := args[:len(args)-len(patterns)]
-	return r.cached(args, func() int { return r.analyze(cfg, patterns, flags) })
+	if r.fix {
+		return r.fixThenReport(cfg, patterns, flags)
+	}
+	return r.analyze(cfg, patterns, flags)
 }
 
 // loadConfig is the go/packages configuration of the run's load.
@@ -146,16 +184,24 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	fs.StringVar(&r.baseline, "baseline", "", "a baseline file: if missing, record the findings there; if present, report only findings it does not hold")
 	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod file, as go build -modfile (go.sum beside it)")
 	fs.Int("c", -1, "accepted for compatibility with go vet; context lines are not printed")
-	fs.BoolVar(&r.cache, "cache", true, "replay the output of an identical earlier run and the results of unchanged packages (same binary, flags, configuration and sources); -cache=false analyzes anew")
+	fs.BoolVar(&r.cache, "cache", true, "replay the results of unchanged packages (same binary, flags, configuration, environment and sources); -cache=false analyzes anew")
+	fs.BoolVar(&r.fix, "fix", false, "apply the suggested fixes, then report the findings that remain")
+	fs.BoolVar(&r.diff, "diff", false, "print the suggested fixes as a unified diff instead of applying them (implies -fix)")
 	r.enabled = make(map[*analysis.Analyzer]*triState)
 	for _, a := range r.analyzers {
 		ts := new(triState)
 		r.enabled[a] = ts
 		fs.Var(ts, a.Name, fmt.Sprintf("enable %q analysis", a.Name))
 		a.Flags.VisitAll(func(f *flag.Flag) {
-			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+			v := f.Value
+			if a.Name == contract.Name && f.Name == contract.FlagProfiles {
+				r.profiles = &profileFlag{Value: v}
+				v = r.profiles
+			}
+			fs.Var(v, a.Name+"."+f.Name, f.Usage)
 		})
 	}
+	r.flagSet = fs
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			r.usage(fs)
@@ -163,11 +209,21 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 		}
 		return nil, r.fail(ExitUsage, "%v (run '%s help' for the flags)", err, r.progname), false
 	}
+	set := make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if r.jsonOut {
 		r.format = formatJSON
 	}
 	if r.baseline != "" && r.format == formatJSON {
 		return nil, r.fail(ExitUsage, "-baseline does not filter -json output; use -format=text, sarif or github"), false
+	}
+	if r.diff {
+		r.fix = true // -diff alone means -fix -diff
+		for _, name := range []string{"json", "format", "baseline"} {
+			if set[name] {
+				return nil, r.fail(ExitUsage, "-diff prints the fixes as a diff, not the findings: it takes no -%s", name), false
+			}
+		}
 	}
 	patterns = fs.Args()
 	if len(patterns) == 0 {
@@ -282,13 +338,13 @@ func (o *outcome) clean() bool {
 func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outcome, status int, ok bool) {
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, r.fail(ExitFailure, "cannot load packages: %s", cleanLoadError(err)), false
+		return nil, r.failEmpty(ExitFailure, "cannot load packages: %s", cleanLoadError(err)), false
 	}
 	if len(pkgs) == 0 {
-		return nil, r.fail(ExitFailure, "no packages match %s", strings.Join(patterns, " ")), false
+		return nil, r.failEmpty(ExitFailure, "no packages match %s", strings.Join(patterns, " ")), false
 	}
 	if missing := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
-		return nil, r.fail(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
+		return nil, r.failEmpty(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
 			contract.Name, contract.FlagDLQFuncs, strings.Join(missing, "; ")), false
 	}
 	l := triage(pkgs)
@@ -297,7 +353,7 @@ func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outco
 		for _, n := range l.notices {
 			fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, n)
 		}
-		return nil, r.fail(ExitFailure, "%v", err), false
+		return nil, r.failEmpty(ExitFailure, "%v", err), false
 	}
 	return &outcome{
 		roots:    l.roots,
@@ -332,18 +388,14 @@ func (r *runner) report(out *outcome) int {
 	}
 	if r.baseline != "" {
 		wd, _ := os.Getwd()
-		entries, ok, err := readBaseline(r.baseline)
-		switch {
-		case err != nil:
-			return r.fail(ExitFailure, "%v", err)
-		case !ok:
+		if r.recordBaseline {
 			if err := writeBaseline(r.baseline, wd, findings); err != nil {
-				return r.fail(ExitFailure, "baseline: %v", err)
+				return r.failEmpty(ExitFailure, "-baseline: %v", err)
 			}
 			fmt.Fprintf(r.stderr, "%s: recorded %d finding(s) in %s; later runs report only new ones\n", r.progname, len(findings), r.baseline)
 			findings = nil
-		default:
-			findings = newSince(entries, wd, findings)
+		} else {
+			findings = newSince(r.baselineEntries, wd, findings)
 		}
 	}
 	switch r.format {
@@ -356,7 +408,10 @@ func (r *runner) report(out *outcome) int {
 			return r.fail(ExitFailure, "%v", err)
 		}
 	}
-	if r.afterFix && len(findings) > 0 {
+	switch {
+	case r.afterFix && r.fixLeft && len(findings) > 0:
+		fmt.Fprintf(r.stderr, "%s: fixes applied; %d finding(s) above remain, some with a fix that conflicted with another: run -fix again\n", r.progname, len(findings))
+	case r.afterFix && len(findings) > 0:
 		fmt.Fprintf(r.stderr, "%s: fixes applied; %d finding(s) above have no suggested fix and remain\n", r.progname, len(findings))
 	}
 	// Type errors do not stop the checks, but the run still ends with the
@@ -617,12 +672,23 @@ func (t *triState) Set(s string) error {
 
 // cleanLoadError is a go/packages error as one line: go list's first
 // message, without go/packages' "err: exit status 1: stderr: " wrapping
-// and go's "go: " prefix.
+// and go's "go: " prefix. A message that ends in a colon has its reason
+// on the next line (inconsistent vendoring lists its reasons so): the
+// first reason is kept.
 func cleanLoadError(err error) string {
 	msg := err.Error()
 	if _, after, ok := strings.Cut(msg, "stderr: "); ok {
 		msg = after
 	}
-	msg, _, _ = strings.Cut(strings.TrimSpace(msg), "\n")
-	return strings.TrimPrefix(msg, "go: ")
+	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	first := strings.TrimPrefix(strings.TrimSpace(lines[0]), "go: ")
+	if strings.HasSuffix(first, ":") {
+		for _, l := range lines[1:] {
+			if l = strings.TrimSpace(l); l != "" {
+				first += " " + l
+				break
+			}
+		}
+	}
+	return first
 }

@@ -17,24 +17,28 @@ import (
 )
 
 // The package cache keeps what the checks reported on each root package,
-// keyed by the package's content and its dependencies' keys, so that a run
-// after an edit analyzes the edited packages and those that depend on
-// them, and replays the rest.
+// keyed by everything that depends on, so that a run over unchanged code
+// replays every package and a run after an edit analyzes the edited
+// packages and those that depend on them, and replays the rest. It is the
+// command line's only cache: a run prints the packages' results, replayed
+// or fresh, through the same code, so its output is byte-identical to an
+// uncached run's in every format. -cache=false turns it off.
 //
-// How a run uses it (analyzeCached), when the run cache (cache.go) has no
-// identical run to replay:
+// How a run uses it (analyzeCached):
 //
-//   - go list the packages and their dependencies, without parsing (a tenth
-//     of a second to a second on a large module), and compute every key;
-//   - replay the root packages whose key has an entry;
+//   - go list the packages and their dependencies as the load does (the
+//     same patterns, build flags and environment), without parsing: a
+//     tenth of a second to a second on a large module;
+//   - compute every package's key, and replay the root packages whose key
+//     has an entry;
 //   - load the others (with their dependencies, from source: the checks
 //     need their dependencies' facts, and computing them anew is what
 //     keeps the results exact) and analyze them.
 //
-// A first run, whose cache holds no entry of its setup (binary, flags,
-// configuration, Go environment, working directory), skips the listing: it
-// loads and analyzes everything, as an uncached run does, and stores an
-// entry per root package.
+// A first run, whose cache holds no marker of its setup in its working
+// directory, skips the listing: it loads and analyzes everything, as an
+// uncached run does, and stores an entry per root package, keyed from the
+// load itself (whose listing is the same go list).
 //
 // Why a cache of our own rather than the go command's (go vet's protocol):
 // the vet protocol needs every dependency compiled for its export data and
@@ -42,38 +46,97 @@ import (
 // run several times slower than the command line's one load. Why whole
 // results rather than facts: a missed package is re-analyzed with its
 // dependencies loaded from source, so their facts are recomputed from the
-// same content their keys name; keying by content then stands in for
-// keying by the dependencies' fact hashes, and needs no analysis to
-// compute.
+// same content their keys name.
 //
-// A package's key (keys) covers the setup, its ID, path and name, its
-// module (path, version, Go version: the language version the type
-// checker applies), the names and contents of its Go files as compiled
-// (files in GOROOT, the module cache and the build cache, where cgo puts
-// its output, are immutable: their names stand for them) and, by import
-// path, its imports' keys. An entry is the
-// package's diagnostics with their positions resolved (results.go);
-// suppression directives are in the sources, so in the key.
+// # Why a key is complete
+//
+// What the checks report on a package is a function of the analyzers and
+// their options, and of the syntax, types and facts of the package and of
+// its dependencies, which the go command's decision of what the build is
+// (which packages, which files, which language version) and the files'
+// contents determine. The key of a package covers, item by item:
+//
+//   - the binary, by the hash of its content: the analyzers, the driver,
+//     go/types and go/packages are in it (setupSum);
+//   - the flags that change what is analyzed, the configuration file's
+//     included, in order: all but the output flags (outputFlag);
+//   - the configuration file's path and parsed content: its messages name
+//     them (the origin of a dlq-funcs entry);
+//   - the profile files -retrycontract.profiles loaded, by content, in
+//     every form of the flag and from the configuration file, as the
+//     contract resolved them (profileFlag records what it loaded);
+//   - the go command's whole environment (go env -json: the process's
+//     variables, go env -w's file and GOROOT's go.env, among them GOFLAGS,
+//     GOOS, GOARCH, CGO_ENABLED, GOEXPERIMENT, GOTOOLCHAIN, and what it
+//     derives: GOROOT, GOVERSION, GOMOD, GOWORK), but GOGCCFLAGS, which
+//     names a new temporary directory in every go command; and the
+//     process's GO and CGO_ variables, which add those go env does not
+//     report (GODEBUG settings of go/types, GOPACKAGESDRIVER);
+//   - the overlay an -overlay flag in GOFLAGS names, and each of its
+//     replacement files, by content;
+//   - the go command's listing of the package, asked anew by every run:
+//     its ID, import path and name, its module (path, version, Go
+//     version, replacement), each compiled Go file by name and content,
+//     and each import by path and by its key, which covers the same items
+//     for the dependency. Every way the go command is told which packages
+//     and files make the build acts through this listing: go.mod and its
+//     replace directories, go.work and its use lines, vendor/ and
+//     vendor/modules.txt, -mod, -modfile, -tags, GOFLAGS, go env -w, file
+//     arguments, build constraints, symlinked files and directories (the
+//     files are read through them), the working directory (the file names
+//     are absolute, as go list prints them from it). A listing in which
+//     any package has an error (inconsistent vendoring, a missing module)
+//     is not used: the run is analyzed whole;
+//   - file contents: by hash of the content, except for the files the go
+//     command treats as immutable: those in GOROOT and the module cache
+//     count by size and modification time (a toolchain built from source
+//     and edited in place is seen), those in the build cache (cgo's
+//     output) by name, which is derived from their content.
+//
+// Nothing else reaches the checks: they read the syntax, types and facts
+// of the packages given, and for suppression directives the same files
+// again (pass.ReadFile). What a run prints besides the packages' results
+// (relative file names, the baseline's filtering, load failures) is
+// computed anew by every run.
+//
+// # What is stored
+//
+// Keys are computed from the files as they are when hashed; results from
+// the files as they were when parsed. An entry is stored only if every
+// file of its key and of the setup was last written before the run began
+// (settled) and is unchanged (size, modification time) just before the
+// entry is stored: a file written in between (an editor's save, a git
+// checkout, a generator) makes its package and the packages that depend
+// on it unstable, and nothing of theirs is stored; a setup file written
+// in between stores nothing at all. This relies on writes setting the
+// modification time, as they do: a tool that rewrote a file during the
+// run and set its time back before the run ended would defeat it. The
+// same holds of GOROOT and module cache files, which count by size and
+// time.
 //
 // Exactness over reuse: a run replays nothing, and analyzes everything as
 // an uncached run does, when the listing or the load of the missed
 // packages reports an error, a type error or an analysis failure (their
-// messages depend on the whole load), when a package is named by files
-// rather than import path, or when -retrycontract.dlq-funcs is set (its
-// names are checked against the loaded packages). No entry is stored for
-// a run with such errors, nor for a package one of whose files, or a
-// dependency's, changed after the run began.
+// messages depend on the whole load), when a missed package is named by
+// files rather than import path, or when a -retrycontract.dlq-funcs entry
+// names nothing in a missed package or its dependencies (a replayed
+// package's were checked by the run that stored it: the entries are in
+// the key). Runs that apply fixes or record a baseline change files and
+// use no cache. An entry that does not check out against its checksum is
+// ignored and rewritten.
 type pkgCache struct {
-	disk     *diskCache
-	setup    string // hash of the format, binary, flags and environment
-	family   string // the key of the marker of a run of this setup here
-	immut    []string
-	start    time.Time
-	fileSums map[string]fileSum
+	disk       *diskCache
+	setup      string // setupSum
+	family     string // the key of the marker of a run of this setup here
+	fixed      []string
+	derived    []string
+	start      time.Time
+	fileSums   map[string]fileSum
+	setupFiles []string // the files setupSum hashed
 }
 
 // pkgCacheFormat versions the package cache's keys and entries.
-const pkgCacheFormat = "retrylint-pkg-cache-1"
+const pkgCacheFormat = "retrylint-pkg-cache-2"
 
 // listMode is what the package cache asks go list: the import graph and
 // the files, with their modules; nothing is parsed.
@@ -87,21 +150,25 @@ type pkgEntry struct {
 }
 
 // pkgKey is a package's key, and whether its files and its dependencies'
-// were all last written before the run began.
+// were all settled.
 type pkgKey struct {
 	sum    string
 	stable bool
 }
 
+// fileSum is what a key holds of a file, and what the check before
+// storing compares: its size and modification time when it was hashed.
 type fileSum struct {
-	sum    string
-	stable bool
+	sum    string // content hash; size and time for a fixed file; "" for a derived one
+	size   int64
+	mtime  time.Time
+	stable bool // settled when hashed, and not written since
 }
 
 // cacheStats tells the root packages of a run by where their results came
 // from. With RETRYLINT_CACHE_STATS=file in the environment, a run that
-// analyzes writes them to file as JSON (for tests and bench/): the output
-// stays the same.
+// analyzes or replays writes them to file as JSON (for tests and bench/):
+// the output stays the same.
 type cacheStats struct {
 	Analyzed []string // the IDs of the root packages analyzed
 	Replayed int      // how many root packages were replayed
@@ -129,7 +196,7 @@ func idsOf(pkgs []*packages.Package) []string {
 // newPkgCache returns the package cache for a run with flags, or nil when
 // the run must not use one (see pkgCache).
 func (r *runner) newPkgCache(flags []string) *pkgCache {
-	if !r.cache || r.afterFix || r.recordsBaseline() || r.dlqFuncsSet() {
+	if !r.cache || r.afterFix || r.recordBaseline {
 		return nil
 	}
 	disk := newDiskCache("pkgs")
@@ -141,46 +208,21 @@ func (r *runner) newPkgCache(flags []string) *pkgCache {
 	if err != nil {
 		return nil
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00", pkgCacheFormat)
-	if hashSetup(h, analysisFlags(flags), env) != nil {
+	c := &pkgCache{disk: disk, start: r.start, fileSums: make(map[string]fileSum)}
+	for _, dir := range []string{env["GOROOT"], env["GOMODCACHE"]} {
+		if dir != "" {
+			c.fixed = append(c.fixed, filepath.Clean(dir)+string(filepath.Separator))
+		}
+	}
+	if dir := env["GOCACHE"]; dir != "" && dir != "off" {
+		c.derived = append(c.derived, filepath.Clean(dir)+string(filepath.Separator))
+	}
+	if c.setup, err = r.setupSum(c, flags, env); err != nil {
 		return nil
 	}
-	setup := hex.EncodeToString(h.Sum(nil))
-	family := sha256.Sum256([]byte("family\x00" + setup + "\x00" + wd))
-	var immut []string
-	for _, dir := range []string{env["GOROOT"], env["GOMODCACHE"], env["GOCACHE"]} {
-		if dir != "" {
-			immut = append(immut, filepath.Clean(dir)+string(filepath.Separator))
-		}
-	}
-	return &pkgCache{
-		disk:     disk,
-		setup:    setup,
-		family:   "family-" + hex.EncodeToString(family[:]),
-		immut:    immut,
-		start:    time.Now(),
-		fileSums: make(map[string]fileSum),
-	}
-}
-
-// outputFlags are the flags that change how findings are printed, or
-// where the run happens, but not what a package's analysis reports (file
-// names are absolute): runs that differ only in them share entries.
-var outputFlags = map[string]bool{"json": true, "format": true, "baseline": true, "c": true, "C": true, "cache": true}
-
-// analysisFlags returns flags without the outputFlags and their values.
-func analysisFlags(flags []string) []string {
-	var kept []string
-	for i := 0; i < len(flags); i++ {
-		name, _, hasValue, _ := splitFlag(flags[i])
-		if !outputFlags[name] {
-			kept = append(kept, flags[i])
-		} else if !hasValue && name != "json" && name != "cache" {
-			i++ // the value is the next argument
-		}
-	}
-	return kept
+	family := sha256.Sum256([]byte("family\x00" + c.setup + "\x00" + wd))
+	c.family = "family-" + hex.EncodeToString(family[:])
+	return c
 }
 
 // seen reports whether a run of this setup stored entries here before:
@@ -235,43 +277,95 @@ func (c *pkgCache) key(p *packages.Package, keys map[string]pkgKey) (pkgKey, err
 	return pkgKey{hex.EncodeToString(h.Sum(nil)), stable}, nil
 }
 
-// fileSum hashes a file's content once per run; a file in GOROOT, the
-// module cache or the build cache stands for itself.
+// fileSum returns what a key holds of a file (see fileSum), computed once
+// per run: a file in the build cache counts by its name, one in GOROOT or
+// the module cache by its size and modification time, any other by its
+// content.
 func (c *pkgCache) fileSum(name string) (fileSum, error) {
 	if fs, ok := c.fileSums[name]; ok {
 		return fs, nil
 	}
-	fs := fileSum{stable: true}
-	if !slices.ContainsFunc(c.immut, func(dir string) bool { return strings.HasPrefix(name, dir) }) {
-		f, err := os.Open(name)
+	inDir := func(dir string) bool { return strings.HasPrefix(name, dir) }
+	switch {
+	case slices.ContainsFunc(c.derived, inDir):
+		fs := fileSum{stable: true}
+		c.fileSums[name] = fs
+		return fs, nil
+	case slices.ContainsFunc(c.fixed, inDir):
+		info, err := os.Stat(name)
 		if err != nil {
 			return fileSum{}, err
 		}
-		defer f.Close()
-		info, err := f.Stat()
-		if err != nil {
-			return fileSum{}, err
+		fs := fileSum{
+			sum:    fmt.Sprintf("size %d mtime %d", info.Size(), info.ModTime().UnixNano()),
+			size:   info.Size(),
+			mtime:  info.ModTime(),
+			stable: settled(info.ModTime(), c.start),
 		}
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			return fileSum{}, err
-		}
-		fs = fileSum{hex.EncodeToString(h.Sum(nil)), info.ModTime().Before(c.start)}
+		c.fileSums[name] = fs
+		return fs, nil
+	}
+	return c.contentSum(name)
+}
+
+// contentSum hashes a file's content, through symlinks, once per run.
+func (c *pkgCache) contentSum(name string) (fileSum, error) {
+	if fs, ok := c.fileSums[name]; ok {
+		return fs, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return fileSum{}, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return fileSum{}, err
+	}
+	if !info.Mode().IsRegular() {
+		return fileSum{}, fmt.Errorf("%s: not a regular file", name)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fileSum{}, err
+	}
+	fs := fileSum{
+		sum:    hex.EncodeToString(h.Sum(nil)),
+		size:   info.Size(),
+		mtime:  info.ModTime(),
+		stable: settled(info.ModTime(), c.start),
 	}
 	c.fileSums[name] = fs
 	return fs, nil
 }
 
-// store keeps the results of the analyzed root packages. When expected is
-// set (the keys the packages were listed under), a package is kept only
-// under that key.
-func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expected map[string]pkgKey) {
-	// A file written since it was hashed, perhaps after the parser read
-	// it, makes its package and the packages that depend on it unstable.
+// recheck marks unstable every file hashed so far that changed since (its
+// size or modification time differs, or it is gone), and reports whether
+// the setup's files are all stable.
+func (c *pkgCache) recheck() bool {
 	for name, fs := range c.fileSums {
-		if info, err := os.Stat(name); fs.stable && fs.sum != "" && (err != nil || !info.ModTime().Before(c.start)) {
-			c.fileSums[name] = fileSum{fs.sum, false}
+		if fs.sum == "" || !fs.stable {
+			continue
 		}
+		if info, err := os.Stat(name); err != nil || info.Size() != fs.size || !info.ModTime().Equal(fs.mtime) {
+			fs.stable = false
+			c.fileSums[name] = fs
+		}
+	}
+	for _, name := range c.setupFiles {
+		if !c.fileSums[name].stable {
+			return false
+		}
+	}
+	return true
+}
+
+// store keeps the results of the analyzed root packages whose files are
+// all stable (see pkgCache). When expected is set (the keys the packages
+// were listed under), a package is kept only under that key.
+func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expected map[string]pkgKey) {
+	if !c.recheck() {
+		return
 	}
 	keys, err := c.keys(roots)
 	if err != nil {
@@ -313,15 +407,15 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 	var results []pkgResult
 	var misses []*packages.Package
 	for _, p := range listed {
-		if strings.HasPrefix(p.ID, "command-line-arguments") {
-			return nil, false // named by files: no import path to load it by alone
-		}
 		var e pkgEntry
 		if c.disk.get(keys[p.ID].sum, &e) && e.ID == p.ID {
 			results = append(results, pkgResult{ID: e.ID, Diags: e.Diags})
-		} else {
-			misses = append(misses, p)
+			continue
 		}
+		if strings.HasPrefix(p.ID, "command-line-arguments") {
+			return nil, false // named by files: no import path to load it by alone
+		}
+		misses = append(misses, p)
 	}
 	if len(misses) == len(listed) {
 		return nil, false // nothing to replay
@@ -355,7 +449,7 @@ func (r *runner) analyzeMisses(c *pkgCache, cfg *packages.Config, misses []*pack
 		return nil, false
 	}
 	l := triage(pkgs)
-	if len(l.notices) > 0 || len(l.typeErrs) > 0 {
+	if len(l.notices) > 0 || len(l.typeErrs) > 0 || len(missingDLQFuncs(r.analyzers, pkgs)) > 0 {
 		return nil, false
 	}
 	roots := slices.DeleteFunc(l.roots, func(p *packages.Package) bool { return !want[p.ID] })

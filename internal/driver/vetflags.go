@@ -23,15 +23,35 @@ import (
 // 2"), thousands of them. Where the configuration is not in such a
 // layout, every unit prints its line and fails.
 func quietFlagErrors(cfgFile string, stderr io.Writer) {
-	w := &firstUnitWriter{
-		marker: filepath.Join(filepath.Dir(filepath.Dir(cfgFile)), "retrylint-flag-error"),
-		w:      stderr,
-	}
+	w := newFirstUnitWriter(cfgFile, stderr)
 	flag.CommandLine.SetOutput(w)
 	flag.Usage = func() { // called after the error is written, before exit 2
 		if w.decided && !w.speak {
 			os.Exit(0)
 		}
+	}
+}
+
+// vetUsageError prints line, a usage error found before the flags are
+// parsed (a bad configuration file), as quietFlagErrors prints a bad
+// flag: from the first unit of the go vet run only, which fails with
+// ExitUsage; the others exit silently with ExitClean.
+func vetUsageError(cfgFile string, stderr io.Writer, line string) int {
+	w := newFirstUnitWriter(cfgFile, stderr)
+	io.WriteString(w, line)
+	if w.speak {
+		return ExitUsage
+	}
+	return ExitClean
+}
+
+// newFirstUnitWriter returns the writer that speaks for the first unit of
+// the go vet run whose unit configuration is cfgFile. One marker serves
+// every usage error: a run prints at most one.
+func newFirstUnitWriter(cfgFile string, stderr io.Writer) *firstUnitWriter {
+	return &firstUnitWriter{
+		marker: filepath.Join(filepath.Dir(filepath.Dir(cfgFile)), "retrylint-usage-error"),
+		w:      stderr,
 	}
 }
 
