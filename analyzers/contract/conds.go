@@ -16,7 +16,7 @@ func (m *Model) exportEffectsFacts(pass *analysis.Pass) {
 		decl := m.fset.Position(fn.Pos())
 		conds := m.paths.Conds()[fn]
 		for i, e := range effects[fn] {
-			fe := Effect{Param: e.Param, Settlement: e.Settlement}
+			fe := settle.Effect{Param: e.Param, Settlement: e.Settlement}
 			if i < len(conds) {
 				fe.Cond = conds[i]
 			}
@@ -28,10 +28,3 @@ func (m *Model) exportEffectsFacts(pass *analysis.Pass) {
 		pass.ExportObjectFact(fn, f)
 	}
 }
-
-// Effect is one settlement of one message parameter, on some path
-// (effectsFact).
-type Effect = settle.Effect
-
-// EffectCond is when a helper's effect happens.
-type EffectCond = settle.EffectCond

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -182,136 +183,16 @@ func (v identValue) Set(s string) error {
 	return nil
 }
 
-// FuncName is a fully qualified function or method: PkgPath.Name or
-// PkgPath.Recv.Name, and where it was configured.
-type FuncName struct {
-	PkgPath string
-	Recv    string // receiver type name without '*', empty for functions
-	Name    string
-	// Origin is the place of the configuration file that named it
-	// (file:line), empty when it came from the flag. It travels with the
-	// entry (import/path.Func@file:line) rather than in a table beside the
-	// configuration, so that every driver reports the same place.
-	Origin string
-}
-
-func (f FuncName) String() string {
-	if f.Recv != "" {
-		return f.PkgPath + "." + f.Recv + "." + f.Name
-	}
-	return f.PkgPath + "." + f.Name
-}
-
-// ParseFuncName parses "import/path.Func" or "import/path.Type.Method",
-// optionally followed by "@origin", the place of the configuration file
-// that named it (the configuration file's reader writes it).
-func ParseFuncName(s string) (FuncName, error) {
-	s = strings.TrimSpace(s)
-	s, origin, _ := strings.Cut(s, "@")
-	slash := strings.LastIndex(s, "/")
-	rest := s[slash+1:]
-	parts := strings.Split(rest, ".")
-	bad := func() (FuncName, error) {
-		return FuncName{}, fmt.Errorf("malformed function name %q: want import/path.Func or import/path.Type.Method", s)
-	}
-	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" {
-		return bad()
-	}
-	pkg := s[:slash+1] + parts[0]
-	for _, p := range parts[1:] {
-		if !token.IsIdentifier(p) {
-			return bad()
-		}
-	}
-	if len(parts) == 3 {
-		return FuncName{PkgPath: pkg, Recv: parts[1], Name: parts[2], Origin: origin}, nil
-	}
-	return FuncName{PkgPath: pkg, Name: parts[1], Origin: origin}, nil
-}
-
-// Declares reports whether pkg declares the function or method f names
-// (a method of the type or of its pointer, promoted ones included).
-func Declares(pkg *types.Package, f FuncName) bool {
-	if f.Recv == "" {
-		_, ok := pkg.Scope().Lookup(f.Name).(*types.Func)
-		return ok
-	}
-	tn, ok := pkg.Scope().Lookup(f.Recv).(*types.TypeName)
-	if !ok {
-		return false
-	}
-	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, f.Name)
-	_, ok = obj.(*types.Func)
-	return ok
-}
-
-// Describe says what f names: "method Sink.Park", "function deadLetter".
-func (f FuncName) Describe() string {
-	if f.Recv != "" {
-		return "method " + f.Recv + "." + f.Name
-	}
-	return "function " + f.Name
-}
-
-// Where says where a dlq-funcs entry was configured: the place in a
-// configuration file, or the flag.
-func (f FuncName) Where() string {
-	if f.Origin != "" {
-		return f.Origin
-	}
-	return "-" + Name + "." + FlagDLQFuncs
-}
+// FuncName is a fully qualified function or method, and where it was
+// configured (dlq.FuncName).
+type FuncName = dlq.FuncName
 
 // FuncList is a comma-separated list of FuncNames, usable as a flag.Value.
-type FuncList []FuncName
+type FuncList = dlq.FuncList
 
-func (l *FuncList) String() string {
-	if l == nil {
-		return ""
-	}
-	var names []string
-	for _, f := range *l {
-		names = append(names, f.String())
-	}
-	return strings.Join(names, ",")
-}
+// ParseFuncName parses "import/path.Func" or "import/path.Type.Method",
+// optionally followed by "@origin".
+func ParseFuncName(s string) (FuncName, error) { return dlq.ParseFuncName(s) }
 
-// Set replaces the list; an empty string clears it.
-func (l *FuncList) Set(s string) error {
-	var out FuncList
-	for part := range strings.SplitSeq(s, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		f, err := ParseFuncName(part)
-		if err != nil {
-			return err
-		}
-		out = append(out, f)
-	}
-	*l = out
-	return nil
-}
-
-// NamesDLQFunc reports whether fn is named in DLQFuncs.
-func (c *Config) NamesDLQFunc(fn *types.Func) bool {
-	if len(c.DLQFuncs) == 0 || fn.Pkg() == nil {
-		return false
-	}
-	recv := ""
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		t := sig.Recv().Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			recv = n.Obj().Name()
-		}
-	}
-	for _, f := range c.DLQFuncs {
-		if f.PkgPath == fn.Pkg().Path() && f.Name == fn.Name() && f.Recv == recv {
-			return true
-		}
-	}
-	return false
-}
+// Declares reports whether pkg declares the function or method f names.
+func Declares(pkg *types.Package, f FuncName) bool { return dlq.Declares(pkg, f) }

@@ -179,9 +179,8 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.gate.MayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
 	m.dlq = dlq.Build(dlq.Inputs{
 		Info: m.info, Pkg: m.pkg,
-		Config: dlq.Config{DLQName: cfg.DLQName, DLQSubject: cfg.DLQSubject,
-			Configured: cfg.NamesDLQFunc, AnyConfigured: len(cfg.DLQFuncs) > 0},
-		Names: m.gate.DLQNames, MayWrite: m.gate.MayWriteDLQ, Imported: m.imported.dlq,
+		Config: dlq.Config{DLQName: cfg.DLQName, DLQSubject: cfg.DLQSubject, Funcs: cfg.DLQFuncs},
+		Names:  m.gate.DLQNames, MayWrite: m.gate.MayWriteDLQ, Imported: m.imported.dlq,
 		Msgs: m.msgs, Defs: m.defs, CallsOf: m.callsOf, Decls: decls, Lits: m.syn.Lits,
 		Files: m.files, TestFuncs: m.testFuncs,
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -66,7 +67,7 @@ func (f *dLQWriterFact) String() string {
 // parameters (CONTRACT.md, "Effects of a helper"), in (parameter,
 // settlement) order.
 type effectsFact struct {
-	Effects []Effect
+	Effects []settle.Effect
 }
 
 func (*effectsFact) AFact() {}
@@ -93,12 +94,12 @@ func (f *effectsFact) String() string {
 // argument as transient: the true (ok) side of its result is a transient
 // path.
 type classifierFact struct {
-	Kind ClassifierKind
+	Kind transient.ClassifierKind
 }
 
 func (*classifierFact) AFact() {}
 func (f *classifierFact) String() string {
-	if f.Kind == DelayClassifier {
+	if f.Kind == transient.DelayClassifier {
 		return "retry delay classifier"
 	}
 	return "retry predicate"

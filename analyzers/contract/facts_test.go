@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -21,8 +22,8 @@ func TestDLQAndTermFactsGob(t *testing.T) {
 		want string
 	}{
 		{&dLQWriterFact{}, "writes DLQ"},
-		{&effectsFact{Effects: []Effect{{Param: 1, Settlement: profile.Terminate, Line: 7, Col: 10}}}, "may Term param 1"},
-		{&effectsFact{Effects: []Effect{
+		{&effectsFact{Effects: []settle.Effect{{Param: 1, Settlement: profile.Terminate, Line: 7, Col: 10}}}, "may Term param 1"},
+		{&effectsFact{Effects: []settle.Effect{
 			{Param: 0, Settlement: profile.Done}, {Param: 0, Settlement: profile.Terminate}, {Param: 2, Settlement: profile.Terminate},
 		}}, "may Ack param 0; may Term param 0,2"},
 	} {
@@ -46,5 +47,13 @@ func TestDLQAndTermFactsGob(t *testing.T) {
 		if got := tc.fact.String(); got != tc.want {
 			t.Errorf("String() = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// TestDLQFuncsFlagText: the dlq stage names the dlq-funcs flag as the
+// drivers spell it.
+func TestDLQFuncsFlagText(t *testing.T) {
+	if want := "-" + Name + "." + FlagDLQFuncs; (FuncName{}).Where() != want {
+		t.Errorf("FuncName.Where() = %q, want %q", (FuncName{}).Where(), want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
 )
 
 // importedFacts is what the facts of other packages say, read once while
@@ -22,7 +23,7 @@ type importedFacts struct {
 	effects   settle.Imported
 	// The names of the functions with a dLQWriterFact or an effectsFact:
 	// the model tests a call's name against them before its callee.
-	classifiers map[*types.Func]ClassifierKind
+	classifiers map[*types.Func]transient.ClassifierKind
 	noReturn    map[*types.Func]bool
 	handlers    handlers.Imported
 }
@@ -37,7 +38,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		},
 		dlq:         dlq.Imported{Writers: make(map[*types.Func]dlq.WriterKind), WriterNames: make(map[string]bool)},
 		effects:     settle.Imported{Effects: make(map[*types.Func][]settle.Effect), Names: make(map[string]bool)},
-		classifiers: make(map[*types.Func]ClassifierKind),
+		classifiers: make(map[*types.Func]transient.ClassifierKind),
 		noReturn:    make(map[*types.Func]bool),
 		handlers: handlers.Imported{
 			Handlers:   make(map[*types.Func]handlers.Registration),

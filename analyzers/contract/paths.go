@@ -55,18 +55,6 @@ type TransientPath = transient.TransientPath
 // ErrorBranch is the unclassified error branch of a retryable producer.
 type ErrorBranch = transient.ErrorBranch
 
-// VarFacts is what holds of one error variable on every path to a point.
-type VarFacts = transient.VarFacts
-
-// ClassifierKind says how a classifier function reports retry intent.
-type ClassifierKind = transient.ClassifierKind
-
-// The kinds of classifier (transient.ClassifierKind).
-const (
-	DelayClassifier     = transient.DelayClassifier
-	PredicateClassifier = transient.PredicateClassifier
-)
-
 func (m *Model) exportHandlerCandidateFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.paths.Candidates()) {
 		f := &handlerCandidateFact{}
@@ -95,15 +83,9 @@ func (m *Model) Offset(fn *types.Func, pos token.Pos) (line, col int, ok bool) {
 	return at.Line - decl.Line, at.Column, true
 }
 
-// BodyAckCalls is the ack calls of one function body, in source order.
-type BodyAckCalls = paths.BodyAckCalls
-
 // HelperSettle is a call of a helper that settles a message it is given,
 // with the condition under which it does.
 type HelperSettle = paths.HelperSettle
-
-// BodyHelperSettles is the helper settlements of one function body.
-type BodyHelperSettles = paths.BodyHelperSettles
 
 // HelperSettlesWith reports whether a helper call settles its message
 // given the error argument it receives (paths.HelperSettlesWith).

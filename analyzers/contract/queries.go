@@ -12,6 +12,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
+	"golang.org/x/tools/go/cfg"
 )
 
 // The DLQ and Term queries below read the Model only: the caches their
@@ -89,21 +90,6 @@ func (m *Model) callsOf(body *ast.BlockStmt) []*ast.CallExpr {
 // DLQWrite describes a call that writes a dead-letter queue.
 type DLQWrite = dlq.DLQWrite
 
-// WriterKind says what a DLQ writer's error tells of its DLQ write.
-type WriterKind = dlq.WriterKind
-
-// The kinds of DLQ writer (dlq.WriterKind).
-const (
-	CheckedWriter    = dlq.CheckedWriter
-	OrderingWriter   = dlq.OrderingWriter
-	SwallowingWriter = dlq.SwallowingWriter
-)
-
-// DLQDirective, in the doc comment of a function, declares that the
-// function writes a dead-letter queue although nothing in its name or body
-// says so.
-const DLQDirective = dlq.DLQDirective
-
 // SettleCall describes a call that settles a message: a Term, an Ack.
 type SettleCall = settle.SettleCall
 
@@ -113,19 +99,8 @@ type DeferredAck = settle.DeferredAck
 // Handler describes a function body that is a handler.
 type Handler = handlers.Handler
 
-// ForeignHandler is a function of another package registered here as a
-// handler.
-type ForeignHandler = handlers.ForeignHandler
-
-// ForeignReturn is a return of a ForeignHandler.
-type ForeignReturn = handlers.ForeignReturn
-
 // Decode describes a call that decodes a message's payload.
 type Decode = handlers.Decode
-
-// HandlerDirective, in the doc comment of a function, names a func-typed
-// parameter whose nil result the function turns into an Ack.
-const HandlerDirective = handlers.HandlerDirective
 
 // The stages' Results, read-only: the checks query them.
 
@@ -148,3 +123,15 @@ func (m *Model) Handlers() *handlers.Result { return m.hd }
 // Paths returns the solved transient paths and the bodies by what they
 // hold.
 func (m *Model) Paths() *paths.Result { return m.paths }
+
+// carrier at all (vocabulary.go): when not, no error is retryable there.
+func (m *Model) RetryInSight() bool { return m.gate.MayRetry }
+
+// Control-flow graphs come from the cfgs pass, which builds one per
+// function declaration and literal, once, with what it knows of functions
+// that never return. Neither the model nor the checks build a CFG of their
+// own.
+
+// CFG returns the control-flow graph of a function declaration's or
+// literal's body, or nil for a body of another package.
+func (m *Model) CFG(body *ast.BlockStmt) *cfg.CFG { return m.graphs.Of(body) }

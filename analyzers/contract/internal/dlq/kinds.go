@@ -43,7 +43,7 @@ func (m *Result) writeOutcome(call *ast.CallExpr, hasError bool) (checked, swall
 // writerKind returns what fn's error tells of the DLQ write it makes.
 func (m *Result) writerKind(fn *types.Func) WriterKind {
 	fn = fn.Origin()
-	if m.cfg.Configured(fn) {
+	if m.cfg.Funcs.Names(fn) {
 		return CheckedWriter
 	}
 	if fn.Pkg() == m.pkg {
@@ -79,7 +79,7 @@ func (m *Result) inferWriterKinds(decls []*ast.FuncDecl) {
 		if fn == nil || !m.writers[fn] {
 			continue
 		}
-		if HasDirective(d) || m.cfg.Configured(fn) {
+		if HasDirective(d) || m.cfg.Funcs.Names(fn) {
 			m.kinds[fn] = CheckedWriter
 			continue
 		}

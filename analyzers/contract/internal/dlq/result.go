@@ -38,10 +38,8 @@ type Config struct {
 	// DLQName and DLQSubject match names and subjects of dead-letter
 	// queues.
 	DLQName, DLQSubject *regexp.Regexp
-	// Configured reports whether a function is named in dlq-funcs;
-	// AnyConfigured whether any is.
-	Configured    func(fn *types.Func) bool
-	AnyConfigured bool
+	// Funcs are the functions dlq-funcs names.
+	Funcs FuncList
 }
 
 // Imported is what the facts of the dependencies say about DLQ writers.

@@ -41,7 +41,7 @@ func (m *Result) MayNameDLQWrite(call *ast.CallExpr) bool {
 	}
 	// A function's, a builtin's or a type's name: its name and arguments
 	// tell, as a method's do (IsDLQWrite turns conversions away).
-	if m.msgs.IsPublish(name) || m.writerNames[name] || m.imported.WriterNames[name] || m.cfg.AnyConfigured {
+	if m.msgs.IsPublish(name) || m.writerNames[name] || m.imported.WriterNames[name] || len(m.cfg.Funcs) > 0 {
 		return true
 	}
 	dlq := m.names
@@ -177,7 +177,7 @@ func (m *Result) IsDLQWriter(fn *types.Func) bool {
 		return false
 	}
 	fn = fn.Origin()
-	if m.cfg.Configured(fn) {
+	if m.cfg.Funcs.Names(fn) {
 		return true
 	}
 	if fn.Pkg() == m.pkg {
