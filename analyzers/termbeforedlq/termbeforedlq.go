@@ -31,7 +31,9 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 // spec orders Terms (and calls of helpers that may Term) against DLQ
 // writes.
 var spec = &ordering.Spec{
-	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.Settle().AsTerm(call) },
+	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) {
+		return m.Settle().AsTerm(call)
+	},
 	Bodies: func(m *contract.Model) []*ast.BlockStmt { return m.Paths().TermBodies() },
 	Verb:   "Term",
 	Formats: [...]string{

@@ -31,7 +31,9 @@ var kindFormats = [...]string{
 
 // termSpec orders Terms, as termbeforedlq does.
 var termSpec = &ordering.Spec{
-	Settle:  func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.Settle().AsTerm(call) },
+	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) {
+		return m.Settle().AsTerm(call)
+	},
 	Bodies:  func(m *contract.Model) []*ast.BlockStmt { return m.Paths().TermBodies() },
 	Verb:    "Term",
 	Formats: kindFormats,
