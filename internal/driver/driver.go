@@ -321,6 +321,7 @@ type outcome struct {
 	roots    []*packages.Package // the root packages analyzed (not replayed)
 	results  []pkgResult         // by root package, sorted by ID
 	notices  []string            // failures to load (see triage)
+	warnings []string            // what was left out of the analysis, said on stderr; not failures
 	typeErrs []packages.Error
 	failures []string       // analysis failures
 	graph    *checker.Graph // when everything was analyzed, for -json's errors
@@ -337,6 +338,18 @@ func (o *outcome) clean() bool {
 // said why, with the exit status.
 func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outcome, status int, ok bool) {
 	pkgs, err := packages.Load(cfg, patterns...)
+	var warnings []string
+	if err != nil && cfg.Tests && untidyGoMod(err) {
+		// go.mod may be untidy only for the tests' imports: go vet stops
+		// there; retrylint analyzes the packages without their test files
+		// and says so (the exit status is the findings').
+		noTests := *cfg
+		noTests.Tests = false
+		if p, err2 := packages.Load(&noTests, patterns...); err2 == nil {
+			warnings = append(warnings, "analyzed without the test files, whose imports need go.mod updates: "+cleanLoadError(err))
+			pkgs, err = p, nil
+		}
+	}
 	if err != nil {
 		return nil, r.failEmpty(ExitFailure, "cannot load packages: %s", cleanLoadError(err)), false
 	}
@@ -358,6 +371,7 @@ func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outco
 	return &outcome{
 		roots:    l.roots,
 		results:  resultsOf(graph),
+		warnings: warnings,
 		notices:  l.notices,
 		typeErrs: l.typeErrs,
 		failures: failuresOf(graph),
@@ -368,7 +382,7 @@ func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outco
 // report prints the outcome in the run's format and returns the exit
 // status.
 func (r *runner) report(out *outcome) int {
-	for _, n := range out.notices {
+	for _, n := range slices.Concat(out.warnings, out.notices) {
 		fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, n)
 	}
 	if r.format == formatJSON {
@@ -691,4 +705,11 @@ func cleanLoadError(err error) string {
 		}
 	}
 	return first
+}
+
+// untidyGoMod reports whether a load failed because go.mod needs updates
+// ("updates to go.mod needed"), which a module untidy only for its tests'
+// imports reports when the tests are loaded.
+func untidyGoMod(err error) bool {
+	return strings.Contains(err.Error(), "updates to go.mod needed")
 }
