@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 
-	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
@@ -207,22 +206,4 @@ func (p *pathAnalysis) mayBeRetryable(e ast.Expr) (*ast.CallExpr, bool) {
 	}
 	p.isRetrying[e], p.retryable[e] = ok, call
 	return call, ok
-}
-
-// errVar returns the error variable e names, or nil for any other error
-// expression (all of which share the nil key).
-func (p *pathAnalysis) errVar(e ast.Expr) *types.Var {
-	if v := p.varOf(e); v != nil && gotypes.IsErrorish(v.Type()) {
-		return v
-	}
-	return nil
-}
-
-// varOf returns the local or package variable an expression names.
-func (p *pathAnalysis) varOf(e ast.Expr) *types.Var {
-	v := defs.VarOf(p.m.info, e)
-	if v == nil || v.IsField() {
-		return nil
-	}
-	return v
 }

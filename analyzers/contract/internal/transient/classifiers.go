@@ -9,24 +9,6 @@ import (
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
-// Classifiers returns the package's classifiers.
-func (m *Result) Classifiers() map[*types.Func]ClassifierKind { return m.classifiers }
-
-// ClassifierKind returns how fn (any package) classifies its error
-// argument as transient, or 0 when it does not: a DelayClassifier returns
-// (time.Duration, bool) and is ok only when errors.As found a carrier, a
-// PredicateClassifier returns a bool that is true only then.
-func (m *Result) ClassifierKind(fn *types.Func) ClassifierKind {
-	if fn == nil {
-		return 0
-	}
-	fn = fn.Origin()
-	if fn.Pkg() == m.pkg {
-		return m.classifiers[fn]
-	}
-	return m.imported[fn]
-}
-
 // inferClassifiers finds, to a fixpoint, the package's functions that
 // classify an error as transient: func(error...) (time.Duration, bool)
 // whose ok is true only where a retry classification of the error
@@ -176,15 +158,3 @@ func isFalse(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }
-
-// ClassifierKind says how a classifier function reports retry intent.
-type ClassifierKind int
-
-const (
-	// DelayClassifier returns (time.Duration, bool), ok only when the error
-	// carries a retry delay.
-	DelayClassifier ClassifierKind = iota + 1
-	// PredicateClassifier returns a bool that is true only when the error
-	// carries retry intent.
-	PredicateClassifier
-)

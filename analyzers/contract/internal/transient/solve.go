@@ -2,7 +2,6 @@ package transient
 
 import (
 	"go/ast"
-	"go/types"
 
 	"golang.org/x/tools/go/cfg"
 
@@ -11,43 +10,6 @@ import (
 
 // The transient-path analysis of one body: its indexes of the body and the
 // fixpoint over the body's CFG (the dataflow package's solver).
-
-// maxVisits bounds the work of the transient-path fixpoint per block, a
-// safety net: the lattice has finite height and the transfer functions are
-// monotone, so a function that does not settle within it is a bug, counted
-// in Model.Diverged (a test keeps it at zero).
-const maxVisits = 64
-
-// pathAnalysis computes, over one function body's control-flow graph, the
-// flowState at the start of every block.
-type pathAnalysis struct {
-	m     *Result
-	body  *ast.BlockStmt
-	g     *cfg.CFG
-	entry []*flowState // per block index; nil when unreached
-
-	tagOf      map[ast.Expr]ast.Expr       // case value of a tagged switch -> its tag
-	typeTests  map[*cfg.Block]typeTest     // block that ends in a type-switch test
-	rangeVars  map[ast.Expr]bool           // range key and value expressions
-	calls      map[*ast.CallExpr]nodeRef   // calls evaluated by the body's nodes
-	returns    map[*ast.ReturnStmt]nodeRef // return statements
-	tests      map[ast.Expr]*errTest       // memo of testOf
-	negated    map[*errTest]*errTest       // memo of negate
-	retryable  map[ast.Expr]*ast.CallExpr  // memo of mayBeRetryable: producer call or noCall
-	isRetrying map[ast.Expr]bool           // memo of mayBeRetryable
-	unfollowed map[*types.Var]bool         // memo of followed: addressed or assigned in a literal
-	converged  bool
-}
-
-// typeTest is one type of one case clause of a type switch over an error.
-type typeTest struct {
-	err ast.Expr // the switched expression
-	cc  *ast.CaseClause
-	typ ast.Expr
-}
-
-// nodeRef locates a call: block index and index of the node holding it.
-type nodeRef struct{ block, node int }
 
 // newPathAnalysis solves the transient paths of body: every solve of the
 // model, for the checks and for its own inferences, goes through here.

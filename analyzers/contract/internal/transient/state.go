@@ -1,8 +1,9 @@
 package transient
 
 import (
-	"go/ast"
+	"go/constant"
 	"go/types"
+	"maps"
 	"slices"
 )
 
@@ -11,106 +12,12 @@ import (
 // point. Must-facts hold on every path (joined by intersection); may-facts
 // on some path (joined by union).
 
-// effect is what one side of a test tells about the error it tests.
-type effect int
-
 const (
 	effNone       effect = iota
 	effTransient         // a retry classification succeeded
 	effFailed            // a retry classification failed: no retry intent
 	effIdentified        // the error was identified as something else
 )
-
-// errTest is a boolean that tests an error: errors.As, a classifier's ok,
-// a predicate, a type assertion. Tests are built once per expression, so
-// two paths through the same test share the pointer.
-type errTest struct {
-	err     *types.Var // the error tested; nil when it is not held in a variable
-	ifTrue  effect
-	ifFalse effect
-	delay   *types.Var // time.Duration variable bound to the classified delay
-	carrier *types.Var // carrier variable bound by the classification
-	origin  ast.Node   // the classifying expression
-	// exact is set when the test is the contract's own retry
-	// classification (a delay classifier, errors.As into a carrier, a
-	// predicate known by its fact): when it fails, the error is taken to
-	// carry no retry intent. Predicates known only by their name and type
-	// assertions (which look at the top of the chain only) are not exact.
-	exact bool
-}
-
-// errFacts is what is known about one error variable.
-type errFacts struct {
-	// Must-facts.
-	transient bool       // a retry classification of the value succeeded
-	delay     *types.Var // with transient: the delay variable, if every path agrees
-	carrier   *types.Var // with transient: the carrier variable, if every path agrees
-	tOrigin   ast.Node   // with transient: the classification, if every path agrees
-	producer  bool       // non-nil, and may hold a retryable producer's error
-	pOrigin   *ast.CallExpr
-	nonNil    bool
-	isNil     bool // the value is nil: tested against nil on every path
-	// zeroDelay: whenever a retry classification of the value succeeds,
-	// its delay is <= 0. It holds where an exact classification failed
-	// (the value carries no retry intent), on the false side of
-	// ok && d > 0, and after a join of such paths with transient ones
-	// whose delay is known to be <= 0.
-	zeroDelay bool
-	// noIntent: an exact retry classification of the value failed on
-	// every path since it was assigned, so it provably holds no carrier.
-	noIntent bool
-
-	// May-facts.
-	excluded   bool // a classification failed or identified another error
-	classified bool // the value was inspected since it was assigned
-}
-
-func joinErrFacts(a, b errFacts) errFacts {
-	r := errFacts{
-		nonNil:     a.nonNil && b.nonNil,
-		isNil:      a.isNil && b.isNil,
-		zeroDelay:  a.zeroDelay && b.zeroDelay,
-		noIntent:   a.noIntent && b.noIntent,
-		excluded:   a.excluded || b.excluded,
-		classified: a.classified || b.classified,
-	}
-	if a.transient && b.transient {
-		r.transient = true
-		r.delay = same(a.delay, b.delay)
-		r.carrier = same(a.carrier, b.carrier)
-		if a.tOrigin == b.tOrigin {
-			r.tOrigin = a.tOrigin
-		}
-	}
-	if a.producer && b.producer {
-		r.producer = true
-		if a.pOrigin == b.pOrigin {
-			r.pOrigin = a.pOrigin
-		}
-	}
-	return r
-}
-
-func same[T comparable](a, b T) T {
-	var zero T
-	if a == b {
-		return a
-	}
-	return zero
-}
-
-// flowState is the state at one point of a function.
-type flowState struct {
-	errs    map[*types.Var]errFacts     // per error variable; the nil key for errors not in a variable
-	tests   map[*types.Var]*errTest     // must: a bool variable holds this test's result
-	zero    map[*types.Var]bool         // must: a delay (variable or carrier's delay) is <= 0
-	pending map[*types.Var][]*types.Var // must: when the bool variable is true, these delays are <= 0
-	vals    map[*types.Var]*valFacts    // must: what a local variable's constant value tells (transient_values.go)
-
-	// infeasible is set on an edge no path takes (a followed variable
-	// tested for a constant it is known not to hold); never joined.
-	infeasible bool
-}
 
 func newFlowState() *flowState {
 	return &flowState{
@@ -353,4 +260,182 @@ func (s *flowState) apply(t *errTest, truth bool) {
 		return
 	}
 	s.errs[t.err] = f
+}
+
+func (v *valFacts) clone() *valFacts {
+	return &valFacts{possible: maps.Clone(v.possible), when: maps.Clone(v.when)} // snapshots are never changed in place
+}
+
+func (v *valFacts) equal(o *valFacts) bool {
+	if o == nil || (v.possible == nil) != (o.possible == nil) || !maps.Equal(v.possible, o.possible) || len(v.when) != len(o.when) {
+		return false
+	}
+	for k, s := range v.when {
+		t, ok := o.when[k]
+		if !ok || !s.equal(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// side returns the snapshot for key k on one side of a join: top when the
+// variable is known to hold another constant there (no path of that side
+// has v == k), nil with top false when nothing is known.
+func (v *valFacts) side(k string) (snap *flowState, top bool) {
+	if v == nil {
+		return nil, false
+	}
+	if v.possible != nil && !v.possible[k] {
+		return nil, true
+	}
+	return v.when[k], false
+}
+
+// joinVals sets r.vals to what holds on paths through a or b.
+func joinVals(r, a, b *flowState) {
+	for v, fa := range a.vals {
+		fb := b.vals[v]
+		if fb == nil {
+			continue // not followed on b's paths yet: nothing holds on all
+		}
+		out := &valFacts{when: make(map[string]*flowState)}
+		if fa.possible != nil && fb.possible != nil {
+			out.possible = maps.Clone(fa.possible)
+			maps.Copy(out.possible, fb.possible)
+		}
+		for _, f := range []*valFacts{fa, fb} {
+			for k := range f.when {
+				if _, done := out.when[k]; done {
+					continue
+				}
+				sa, topA := fa.side(k)
+				sb, topB := fb.side(k)
+				switch {
+				case sa != nil && sb != nil:
+					out.when[k] = join(sa, sb)
+				case sa != nil && topB:
+					out.when[k] = sa
+				case sb != nil && topA:
+					out.when[k] = sb
+				}
+			}
+		}
+		if out.possible != nil || len(out.when) > 0 {
+			r.vals[v] = out
+		}
+	}
+}
+
+// killInVals forgets v in every snapshot, after v is assigned.
+func (s *flowState) killInVals(v *types.Var) {
+	for _, f := range s.vals {
+		for k, snap := range f.when {
+			if snap.mentions(v) {
+				c := snap.clone()
+				c.kill(v)
+				for e, ef := range c.errs {
+					if ef.delay == v {
+						ef.delay = nil
+					}
+					if ef.carrier == v {
+						ef.carrier = nil
+					}
+					c.errs[e] = ef
+				}
+				f.when[k] = c
+			}
+		}
+	}
+}
+
+// mentions reports whether a snapshot holds facts about v.
+func (s *flowState) mentions(v *types.Var) bool {
+	if _, ok := s.errs[v]; ok || s.zero[v] {
+		return true
+	}
+	for _, f := range s.errs {
+		if f.delay == v || f.carrier == v {
+			return true
+		}
+	}
+	return false
+}
+
+// snapshot returns the facts a constant assignment remembers: the error
+// facts and known-zero delays of st, when some error is transient.
+func (s *flowState) snapshot() *flowState {
+	var c *flowState
+	for k, f := range s.errs {
+		if k == nil || !f.transient {
+			continue
+		}
+		if c == nil {
+			c = newFlowState()
+		}
+		c.errs[k] = f
+	}
+	if c != nil {
+		maps.Copy(c.zero, s.zero)
+	}
+	return c
+}
+
+// copyDelay records in the snapshots that w now holds x's value, x a
+// delay: w replaces x as the delay of the errors x was the delay of.
+func (s *flowState) copyDelay(w, x *types.Var) {
+	for _, f := range s.vals {
+		for k, snap := range f.when {
+			if !snap.mentions(x) {
+				continue
+			}
+			c := snap.clone()
+			for e, ef := range c.errs {
+				if ef.delay == x {
+					ef.delay = w
+					c.errs[e] = ef
+				}
+			}
+			if c.zero[x] {
+				c.zero[w] = true
+			}
+			f.when[k] = c
+		}
+	}
+}
+
+// assume refines s by v holding the constant of key k. When v is known to
+// hold another constant, no path gets there: s is marked infeasible.
+func (s *flowState) assume(v *types.Var, k string) {
+	snap, top := s.vals[v].side(k)
+	if top {
+		s.infeasible = true
+		return
+	}
+	if snap == nil {
+		return
+	}
+	for e, sf := range snap.errs {
+		if e == nil || !sf.transient {
+			continue
+		}
+		f := s.errs[e]
+		if !f.transient {
+			f.transient, f.nonNil = true, true
+			f.delay, f.carrier, f.tOrigin = sf.delay, sf.carrier, sf.tOrigin
+		}
+		f.zeroDelay = f.zeroDelay || sf.zeroDelay
+		if f.zeroDelay {
+			s.zero[e] = true
+		}
+		s.errs[e] = f
+	}
+	for z := range snap.zero {
+		s.zero[z] = true
+	}
+}
+
+// boolKey is the constKey of a boolean constant.
+func boolKey(b bool) string {
+	return constant.Bool.String() + ":" + constant.MakeBool(b).ExactString()
 }

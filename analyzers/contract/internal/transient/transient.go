@@ -1,19 +1,5 @@
-package transient
-
-import (
-	"go/ast"
-	"go/types"
-	"regexp"
-	"slices"
-	"sort"
-
-	"github.com/retrylint/retrylint/analyzers/cfgs"
-	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
-	"github.com/retrylint/retrylint/analyzers/contract/internal/producers"
-)
-
-// Transient paths (CONTRACT.md): code reached only when a retry
-// classification succeeded (the ok side of d, ok := RetryDelay(err), the
+// Package transient is the contract model's transient paths
+// (CONTRACT.md): code reached only when a retry classification succeeded (the ok side of d, ok := RetryDelay(err), the
 // true side of errors.As into a carrier, of a retry predicate, a type switch
 // case or assertion on a carrier type), or the error branch of a retryable
 // producer's error. A classification that fails, an error identified as
@@ -21,45 +7,26 @@ import (
 // with a new one end the path. A local variable assigned a constant on a
 // transient path (act = retry) makes its tests for that constant
 // (switch act { case retry: }, if act == retry) transient when every path
-// that can pass them assigned it there (transient_values.go). The analysis
+// that can pass them assigned it there (values.go). The analysis
 // is a forward dataflow over the function's control-flow graph: a fact
 // holds at a point when it holds on every path that reaches it, so
 // doubtful points stay out.
+//
+// The files are layered, each reading only those below it: lattice.go
+// (the facts), types.go (the analysis and its result), state.go (joins and
+// the state's operations), values.go, classify.go, assign.go and refine.go
+// (the transfer functions), solve.go (the solver), classifiers.go (the
+// classifier inference) and transient.go (Build, Solve and what a solution
+// answers). The stage reads the producers and defs stages, the CFGs and
+// the dependencies' classifier facts.
+package transient
 
-// Inputs are what Build reads.
-type Inputs struct {
-	Info          *types.Info
-	Pkg           *types.Package
-	CarrierMethod string
-	Predicate     *regexp.Regexp // names of predicates that may classify (TransientPredicate)
-	Prod          *producers.Result
-	Imported      map[*types.Func]ClassifierKind // ClassifierFact
-	Defs          func() *defs.Index
-	Graphs        *cfgs.Graphs
-	OnSolve       func(body *ast.BlockStmt) // for tests: called with each body solved
-	Classify      bool                      // the gate: infer the package's classifiers
-	Decls         []*ast.FuncDecl
-}
-
-// Result is the package's classifiers, and the solver of the transient
-// paths of a body. It is complete when Build returns and read-only
-// afterwards: Solve computes without writing into it.
-type Result struct {
-	info          *types.Info
-	pkg           *types.Package
-	carrierMethod string
-	predicate     *regexp.Regexp
-	prod          *producers.Result
-	imported      map[*types.Func]ClassifierKind
-	defs          func() *defs.Index
-	graphs        *cfgs.Graphs
-	onSolve       func(body *ast.BlockStmt)
-
-	classifiers map[*types.Func]ClassifierKind
-	// solved are the solutions of the classifier inference that stayed
-	// exact (dropSolvedUsing): Solve returns them rather than solving again.
-	solved map[*ast.BlockStmt]*pathAnalysis
-}
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+	"sort"
+)
 
 // Build infers the package's classifiers (when in.Classify).
 func Build(in Inputs) *Result {
