@@ -1,20 +1,20 @@
-// Package transient is the contract model's transient paths
-// (CONTRACT.md): code reached only when a retry classification succeeded (the ok side of d, ok := RetryDelay(err), the
-// true side of errors.As into a carrier, of a retry predicate, a type switch
-// case or assertion on a carrier type), or the error branch of a retryable
-// producer's error. A classification that fails, an error identified as
-// something else (errors.Is, ==, a non-carrier type), and replacing the error
-// with a new one end the path. A local variable assigned a constant on a
-// transient path (act = retry) makes its tests for that constant
-// (switch act { case retry: }, if act == retry) transient when every path
-// that can pass them assigned it there (values.go). The analysis
-// is a forward dataflow over the function's control-flow graph: a fact
-// holds at a point when it holds on every path that reaches it, so
-// doubtful points stay out.
+// Package transient is the contract model's transient paths (CONTRACT.md):
+// code reached only when a retry classification succeeded (the ok side of
+// d, ok := RetryDelay(err), the true side of errors.As into a carrier, of
+// a retry predicate, a type switch case or assertion on a carrier type),
+// or the error branch of a retryable producer's error. A classification
+// that fails, an error identified as something else (errors.Is, ==, a non-
+// carrier type), and replacing the error with a new one end the path. A
+// local variable assigned a constant on a transient path (act = retry)
+// makes its tests for that constant (switch act { case retry: }, if act ==
+// retry) transient when every path that can pass them assigned it there
+// (values.go). The analysis is a forward dataflow over the function's
+// control-flow graph: a fact holds at a point when it holds on every path
+// that reaches it, so doubtful points stay out.
 //
-// The files are layered, each reading only those below it: lattice.go
-// (the facts), types.go (the analysis and its result), state.go (joins and
-// the state's operations), values.go, classify.go, assign.go and refine.go
+// The files are layered, each reading only those below it: lattice.go (the
+// facts), types.go (the analysis and its result), state.go (joins and the
+// state's operations), values.go, classify.go, assign.go and refine.go
 // (the transfer functions), solve.go (the solver), classifiers.go (the
 // classifier inference) and transient.go (Build, Solve and what a solution
 // answers). The stage reads the producers and defs stages, the CFGs and
