@@ -196,3 +196,6 @@ func ParseFuncName(s string) (FuncName, error) { return dlq.ParseFuncName(s) }
 
 // Declares reports whether pkg declares the function or method f names.
 func Declares(pkg *types.Package, f FuncName) bool { return dlq.Declares(pkg, f) }
+
+// Name is the contract analyzer's name; drivers prefix its flags with it.
+const Name = "retrycontract"

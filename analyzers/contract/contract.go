@@ -3,17 +3,14 @@ package contract
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"reflect"
 	"runtime/debug"
 	"slices"
-	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
-	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
@@ -24,30 +21,9 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
 )
 
-// Name is the contract analyzer's name; drivers prefix its flags with it.
-const Name = "retrycontract"
-
 // Analyzer is the contract model with the default configuration, its
 // options bound to its flags. Checks require it and read its *Model.
 var Analyzer = New(DefaultConfig())
-
-// Option configures a contract analyzer beyond its Config: what tests
-// observe of its work.
-type Option func(*hooks)
-
-// hooks are what tests observe of a run: each CFG built and each body
-// whose transient paths are solved.
-type hooks struct {
-	build, solve func(body *ast.BlockStmt)
-}
-
-// OnBuild has f called with each function body whose control-flow graph
-// the model builds.
-func OnBuild(f func(body *ast.BlockStmt)) Option { return func(h *hooks) { h.build = f } }
-
-// OnSolve has f called with each function body whose transient paths the
-// model solves.
-func OnSolve(f func(body *ast.BlockStmt)) Option { return func(h *hooks) { h.solve = f } }
 
 // New returns a contract analyzer for cfg, with cfg's options registered as
 // its flags. A run must use one contract analyzer: its fact types are its own.
@@ -80,59 +56,6 @@ func New(cfg *Config, opts ...Option) *analysis.Analyzer {
 	cfg.RegisterFlags(&a.Flags)
 	return a
 }
-
-// Model is what the contract analyzer knows about one package: which of
-// its types are carriers and messages, which calls produce retryable
-// errors, write a DLQ or Term a message. Its methods also consult facts
-// about other packages.
-//
-// The model is computed whole in the contract analyzer's Run, facts of
-// other packages included, and is read-only afterwards: the checks share it
-// and run in parallel.
-type Model struct {
-	cfg      *Config
-	hooks    hooks
-	fset     *token.FileSet
-	files    []*ast.File
-	pkg      *types.Package
-	info     *types.Info
-	flow     *defs.Index
-	syn      *syntax.Index // what one walk over the files collects; trimmed when frozen
-	imported importedFacts
-	graphs   *cfgs.Graphs         // the CFGs of the bodies with something to judge
-	noReturn map[*types.Func]bool // the package's functions that never return
-
-	// What can be found in the package at all (vocabulary.go): the model
-	// skips the inferences that cannot find anything.
-	gate      syntax.Gate // what can be found in the package
-	mayHandle bool        // some function could be a handler registered elsewhere
-
-	prod   *producers.Result
-	frozen bool // set when Run is done: the memo maps below are complete
-
-	dlq       *dlq.Result
-	set       *settle.Result         // settlements, effects, deferred Acks
-	msgs      *messages.Table        // messages, ack calls, publish calls, derivations
-	hd        *handlers.Result       // handler parameters, middleware, handlers, decodes
-	decls     []*ast.FuncDecl        // with a body, not a test function
-	testFuncs map[*ast.FuncDecl]bool // out of scope (testfuncs.go)
-	declByFn  map[*types.Func]*ast.FuncDecl
-	calls     map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
-	tr        *transient.Result                  // classifiers, and the solver of transient paths
-	paths     *paths.Result                      // solved paths, effect conditions, bodies by what they hold
-}
-
-// Config returns the configuration the model was built with.
-func (m *Model) Config() *Config { return m.cfg }
-
-// Pkg returns the package under analysis.
-func (m *Model) Pkg() *types.Package { return m.pkg }
-
-// Info returns the package's type information.
-func (m *Model) Info() *types.Info { return m.info }
-
-// Files returns the package's syntax.
-func (m *Model) Files() []*ast.File { return m.files }
 
 func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m := &Model{
@@ -215,68 +138,4 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	m.graphs.Freeze()
 	m.syn.Trim(m.gate.MayRetry || m.gate.MaySettle || m.gate.MayWriteDLQ || m.gate.MayClassify || m.mayHandle)
 	return m, nil
-}
-
-// exportFacts exports the facts inferred for the package's own functions,
-// in a deterministic order.
-func (m *Model) exportFacts(pass *analysis.Pass) {
-	for _, fn := range sortedFuncs(m.noReturn) {
-		pass.ExportObjectFact(fn, new(cfgs.NoReturnFact))
-	}
-	for _, fn := range sortedFuncs(m.prod.Producers()) {
-		pass.ExportObjectFact(fn, new(producerFact))
-	}
-	for _, v := range m.prod.RetryableVars() { // empty unless mayRetry
-		pass.ExportObjectFact(v, new(retryableVarFact))
-	}
-	for _, fn := range sortedKeys(m.prod.Wraps()) {
-		params := append([]int(nil), m.prod.Wraps()[fn]...)
-		sort.Ints(params)
-		pass.ExportObjectFact(fn, &wrapsFact{Params: params})
-	}
-	m.exportDLQFacts(pass)
-	m.exportHandlerFacts(pass)
-	m.exportMiddlewareFacts(pass)
-	m.exportHandlerCandidateFacts(pass)
-	m.exportEffectsFacts(pass)
-	m.exportClassifierFacts(pass)
-}
-
-func sortedFuncs(set map[*types.Func]bool) []*types.Func {
-	var fns []*types.Func
-	for fn, ok := range set {
-		if ok {
-			fns = append(fns, fn)
-		}
-	}
-	sortByPos(fns)
-	return fns
-}
-
-func sortedKeys[V any](m map[*types.Func]V) []*types.Func {
-	var fns []*types.Func
-	for fn := range m {
-		fns = append(fns, fn)
-	}
-	sortByPos(fns)
-	return fns
-}
-
-func sortByPos(fns []*types.Func) {
-	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
-}
-
-// Report reports d through pass. A check's pass (checks.New) drops a
-// diagnostic that a suppression directive covers or that lies in a
-// generated file, and records the directive as used.
-func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) { pass.Report(d) }
-
-// DLQFuncs returns the functions the configuration names as DLQ writers
-// (dlq-funcs).
-func (m *Model) DLQFuncs() []FuncName { return m.cfg.DLQFuncs }
-
-func (m *Model) exportDLQFacts(pass *analysis.Pass) {
-	for _, fn := range sortedFuncs(m.dlq.Writers()) {
-		pass.ExportObjectFact(fn, &dLQWriterFact{Kind: m.dlq.Kind(fn)})
-	}
 }

@@ -2,14 +2,14 @@ package contract
 
 import (
 	"fmt"
-	"path/filepath"
+	"go/types"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
-	"golang.org/x/tools/go/analysis"
 )
 
 // The facts below are exported by the contract analyzer for functions of the
@@ -146,33 +146,6 @@ func (f *middlewareFact) String() string {
 	return "wraps handler param " + joinInts(f.Params)
 }
 
-// exportMiddlewareFacts exports a middlewareFact for each middleware
-// function of the package.
-func (m *Model) exportMiddlewareFacts(pass *analysis.Pass) {
-	for _, fn := range sortedKeys(m.hd.Middleware()) {
-		pass.ExportObjectFact(fn, &middlewareFact{Params: slices.Clone(m.hd.Middleware()[fn])})
-	}
-}
-
-// exportHandlerFacts exports a handlerFact for each function of the
-// package with handler parameters.
-func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
-	fns := m.hd.WithHandlerParams()
-	sortByPos(fns)
-	for _, fn := range fns {
-		params, ack, payload := m.hd.HandlerParams(fn)
-		f := &handlerFact{Params: slices.Clone(params), Payload: slices.Clone(payload)}
-		decl, at := m.fset.Position(fn.Pos()), m.fset.Position(ack)
-		switch {
-		case at.Filename == decl.Filename && at.Line >= decl.Line:
-			f.Line, f.Col = at.Line-decl.Line, at.Column
-		case at.IsValid():
-			f.File, f.Line, f.Col = filepath.Base(at.Filename), at.Line, at.Column
-		}
-		pass.ExportObjectFact(fn, f)
-	}
-}
-
 // handlerCandidateFact marks a function that returns nil in the error
 // branch of a retryable producer's error, unclassified: a defect if a
 // caller Acks when it returns nil.
@@ -207,4 +180,28 @@ func (*carrierTypesFact) AFact() {}
 
 func (f *carrierTypesFact) String() string {
 	return "carrier types " + strings.Join(f.Types, ", ")
+}
+
+func sortedFuncs(set map[*types.Func]bool) []*types.Func {
+	var fns []*types.Func
+	for fn, ok := range set {
+		if ok {
+			fns = append(fns, fn)
+		}
+	}
+	sortByPos(fns)
+	return fns
+}
+
+func sortedKeys[V any](m map[*types.Func]V) []*types.Func {
+	var fns []*types.Func
+	for fn := range m {
+		fns = append(fns, fn)
+	}
+	sortByPos(fns)
+	return fns
+}
+
+func sortByPos(fns []*types.Func) {
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 }

@@ -13,21 +13,6 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
 )
 
-// importedFacts is what the facts of other packages say, read once while
-// the contract analyzer's Run is in progress: the analysis API forbids
-// importing facts after Run returns, and the checks query the Model later,
-// in parallel.
-type importedFacts struct {
-	producers producers.Imported
-	dlq       dlq.Imported
-	effects   settle.Imported
-	// The names of the functions with a dLQWriterFact or an effectsFact:
-	// the model tests a call's name against them before its callee.
-	classifiers map[*types.Func]transient.ClassifierKind
-	noReturn    map[*types.Func]bool
-	handlers    handlers.Imported
-}
-
 // importFacts reads every fact of the packages pass depends on.
 func importFacts(pass *analysis.Pass) importedFacts {
 	imp := importedFacts{
