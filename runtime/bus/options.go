@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/retrylint/retrylint/runtime/ledger"
 	"github.com/retrylint/retrylint/runtime/retry"
 )
 
@@ -374,5 +376,60 @@ func WithHeartbeatObserver(f func(Heartbeat)) Option {
 		}
 		r.onHeartbeat = f
 		return nil
+	}
+}
+
+// Ledger keeps each message's retry record (package ledger) where every
+// instance of the consumer reads it, and after a restart. *ledger.Store
+// implements it.
+type Ledger interface {
+	// Load returns the record of k; found is false, with a nil error,
+	// when there is none.
+	Load(ctx context.Context, k ledger.Key) (r ledger.Record, found bool, err error)
+	// Save stores r as the record of k, returning once it is stored.
+	Save(ctx context.Context, k ledger.Key, r ledger.Record) error
+	// Delete removes the record of k.
+	Delete(ctx context.Context, k ledger.Key) error
+}
+
+// WithLedger keeps the retry record of every message that fails or is
+// snoozed in l, read on each redelivery, so that attempts (not
+// deliveries), the first failure of each class (grace windows), the
+// handler's last error (for a dead letter written on a later delivery)
+// and a dead-letter verdict whose DLQ write failed survive a restart and
+// reach every instance of the consumer. A record is written before the
+// redelivery is asked for, read on deliveries after the first, and deleted
+// once the message is acked or dead-lettered: a message that never fails
+// costs nothing.
+//
+// Without a ledger the runner keeps the records in memory, and counts the
+// deliveries it did not see (on another instance, before a restart) as
+// failed attempts from the message's store time: budgets can then end
+// early, never late. If the ledger cannot be read, the runner does the
+// same for that delivery; if a record cannot be written, the delivery
+// still goes on (a lost record only counts fewer attempts, up to the
+// delivery cap).
+func WithLedger(l Ledger) Option {
+	return func(r *Runner) error {
+		if l == nil {
+			return fmt.Errorf("%w: nil ledger", ErrInvalidOption)
+		}
+		r.ledger = l
+		return nil
+	}
+}
+
+// WithMaxAge sets the message-age budget: no retry is scheduled to start
+// at or after the message's store time (the stream's timestamp, which
+// every instance reads) plus d. A failure whose retry would start later is
+// dead-lettered with class max_age (or its class policy's class), and the
+// entry's evidence holds the budget's end (dlq.Entry.BudgetEnd). It bounds
+// what retries may spend, as a run deadline does, whatever the attempt
+// counts say. The handler reads the end from AttemptFromContext. 0 (the
+// default) is no budget.
+func WithMaxAge(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.cfg.MaxAge = d
+		return positive("max age", d)
 	}
 }

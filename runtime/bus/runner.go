@@ -69,6 +69,8 @@ type Runner struct {
 	confirmJS      jetstream.JetStream // WithConfirmedSettlement; nil when off
 	confirmTimeout time.Duration
 	beforeTerm     func(*dlq.Entry) // test hook: between the DLQ write and Term
+	ledger         Ledger           // WithLedger; nil when off
+	now            func() time.Time // the clock of decisions (tests set it)
 
 	started  atomic.Bool
 	stopping atomic.Bool
@@ -126,6 +128,7 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		log:            slog.Default(),
 		confirmTimeout: DefaultConfirmTimeout,
 		stopReq:        make(chan struct{}),
+		now:            time.Now,
 	}
 	for _, opt := range opts {
 		if err := opt(r); err != nil {

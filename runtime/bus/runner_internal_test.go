@@ -87,8 +87,14 @@ func testRunner(t testing.TB, j *journal, dead *fakeDLQ, h Handler) *Runner {
 		dlqTimeout:     time.Second,
 		handlerTimeout: DefaultHandlerTimeout,
 		slots:          []*slot{new(slot)},
+		now:            time.Now,
 	}
 	r.cfg.MaxDeliveries = 5
+	p, err := retry.NewPolicy(retry.WithJitter(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.cfg.Backoff = p
 	return r
 }
 
@@ -204,7 +210,7 @@ func TestEvidence(t *testing.T) {
 		if !slices.Equal(e.ErrorTypes, []string{"*retry.PermanentError", "*errors.errorString"}) {
 			t.Fatalf("error types = %q", e.ErrorTypes)
 		}
-		if _, ok := r.fails.first[42]; ok {
+		if _, ok := r.fails.get(42, 0); ok {
 			t.Fatal("first failure still remembered after the dead letter")
 		}
 	})
@@ -285,16 +291,23 @@ func TestHeartbeats(t *testing.T) {
 func TestFailuresStayBounded(t *testing.T) {
 	var f failures
 	now := time.Now()
+	fail := func(seq uint64, at time.Time) {
+		rec, _ := f.get(seq, 7)
+		f.put(seq, 7, rec.Failed("transient", at, 1, "x", nil))
+	}
 	for i := range uint64(maxRemembered * 3) {
-		f.record(i, now)
+		fail(i, now)
 	}
-	if n := len(f.first); n > maxRemembered || n == 0 {
-		t.Fatalf("remembered %d first failures, bound %d", n, maxRemembered)
+	if n := len(f.m); n > maxRemembered || n == 0 {
+		t.Fatalf("remembered %d records, bound %d", n, maxRemembered)
 	}
-	f.record(1<<40, now)
-	f.record(1<<40, now.Add(time.Hour)) // the first failure is kept
+	fail(1<<40, now)
+	fail(1<<40, now.Add(time.Hour)) // the first failure is kept
 	if got := f.firstOr(1<<40, time.Time{}); !got.Equal(now) {
 		t.Fatalf("firstOr = %v, want %v", got, now)
+	}
+	if _, ok := f.get(1<<40, 8); ok {
+		t.Fatal("a record applies to another message with the same sequence")
 	}
 	f.forget(1 << 40)
 	if got := f.firstOr(1<<40, now.Add(time.Minute)); !got.Equal(now.Add(time.Minute)) {

@@ -33,6 +33,16 @@ const HeaderReplayFor = "Dlq-Replay-For"
 // fetchWait bounds each wait for the next entry while reading the stream.
 const fetchWait = 5 * time.Second
 
+// Depth returns how many messages the DLQ stream holds, read from the
+// server (one stream info request): what a DLQ-depth gauge reports.
+func (s *Store) Depth(ctx context.Context) (uint64, error) {
+	info, err := s.stream.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("dlq: stream info: %w", err)
+	}
+	return info.State.Msgs, nil
+}
+
 // Get returns the entry stored at seq in the DLQ stream.
 func (s *Store) Get(ctx context.Context, seq uint64) (*Entry, error) {
 	m, err := s.stream.GetMsg(ctx, seq)
