@@ -58,7 +58,8 @@
 // cap, the server will not redeliver after the last delivery, so the runner
 // keeps that delivery spare, and on it retries a failed DLQ write in
 // process, holding the message with heartbeats, until it succeeds or the
-// runner stops.
+// runner stops. The spare delivery's entry keeps the handler's error text
+// and the verdict's class (on another instance, from the ledger).
 //
 // At shutdown a message no handler started (or whose handler the drain
 // timeout interrupted) is released with a Nak, so another instance takes it

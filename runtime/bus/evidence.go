@@ -113,6 +113,11 @@ func (r *Runner) evidence(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, 
 		if pe := (*PanicError)(nil); errors.As(cause, &pe) {
 			e.Error += "\n" + string(pe.Stack)
 		}
+	case in.History.LastError != "":
+		// Dead-lettered without running the handler (past the cap, the
+		// server's spare delivery): say what the handler said last.
+		e.Error = d.Reason + "; the handler's last error: " + in.History.LastError
+		e.ErrorTypes = slices.Clone(in.History.LastErrorTypes)
 	default:
 		e.Error = d.Reason
 	}

@@ -77,7 +77,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	}
 	d := r.cfg.decide(in)
 	loaded := n <= 1
-	if n > 1 && d.Action == ActionHandle {
+	if n > 1 && (d.Action == ActionHandle || d.Action == ActionDeadLetter && d.Class == ClassMaxDeliveries) {
 		if v, ok := r.verdicts.take(seq); ok {
 			r.retryDeadLetter(m, seq, n, v, ledger.Record{})
 			return
