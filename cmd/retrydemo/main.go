@@ -260,6 +260,9 @@ func run(out io.Writer, showLog bool) error {
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SEQ\tSUBJECT\tCLASS\tDELIVERIES\tATTEMPTS\tBUDGET ENDED\tERROR")
 	for e, err := range store.Entries(ctx) {
+		if errors.Is(err, dlq.ErrNotEntry) {
+			continue
+		}
 		if err != nil {
 			return err
 		}

@@ -267,6 +267,10 @@ func (c *command) run(ctx context.Context) error {
 func (c *command) list(ctx context.Context, store *dlq.Store) error {
 	var chosen []*dlq.Entry
 	for e, err := range store.Entries(ctx) {
+		if errors.Is(err, dlq.ErrNotEntry) {
+			c.notEntry(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -293,6 +297,10 @@ func (c *command) list(ctx context.Context, store *dlq.Store) error {
 func (c *command) replay(ctx context.Context, store *dlq.Store) error {
 	var total int
 	for e, err := range store.Entries(ctx) {
+		if errors.Is(err, dlq.ErrNotEntry) {
+			c.notEntry(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -341,6 +349,10 @@ func (c *command) replay(ctx context.Context, store *dlq.Store) error {
 func (c *command) purge(ctx context.Context, store *dlq.Store) error {
 	var seqs []uint64
 	for e, err := range store.Entries(ctx) {
+		if errors.Is(err, dlq.ErrNotEntry) {
+			c.notEntry(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -355,6 +367,12 @@ func (c *command) purge(ctx context.Context, store *dlq.Store) error {
 	}
 	fmt.Fprintf(c.stdout, "purged %d entries\n", len(seqs))
 	return nil
+}
+
+// notEntry notes, on stderr, a message of the DLQ stream that is not an
+// entry: it is left alone, and the entries after it are still read.
+func (c *command) notEntry(err error) {
+	fmt.Fprintf(c.stderr, "retrydlq %s: skipped a message that is not a DLQ entry: %v\n", c.name, err)
 }
 
 func (c *command) printJSON(v any) error {
