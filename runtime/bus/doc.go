@@ -22,7 +22,7 @@
 //	transient error on the last delivery          DLQ write, checked, then Term
 //	retry past the message-age budget (WithMaxAge) DLQ write (class max_age, the budget's end in the evidence), then Term
 //	delivery past the cap (handler not run)       DLQ write, checked, then Term
-//	DLQ write failed                              NakWithDelay(5s), never Term
+//	DLQ write failed                              NakWithDelay(5s), doubling per failed write of the message, never Term
 //
 // # Attempts, not deliveries
 //
@@ -85,8 +85,9 @@
 // # Dead letters
 //
 // The runner always writes the DLQ and checks the error before Term. If the
-// write fails it sends NakWithDelay(5s) and returns; it never Terms and
-// never sends a bare Nak. DLQ writes are idempotent (package dlq), so a crash
+// DLQ write fails it sends NakWithDelay(5s, doubling per failed write of the message,
+// capped at WithMaxNakDelay) and returns; it never Terms and never sends a
+// bare Nak. DLQ writes are idempotent (package dlq), so a crash
 // between the write and Term leads to a redelivery, a second write that
 // stores nothing, and Term: the DLQ holds exactly one entry.
 //
@@ -118,9 +119,11 @@
 //
 // # Long handlers and shutdown
 //
-// The ack wait of ConsumerConfig is 10 minutes. While a handler runs, the
-// runner sends InProgress about every third of the ack wait. A handler
-// call is bounded by WithHandlerTimeout. At shutdown the runner stops pulling, releases (Nak)
+// The ack wait of ConsumerConfig is one minute (DefaultAckWait). While a
+// handler runs, the runner sends InProgress about every third of the ack
+// wait, so the ack wait need not cover the longest handler; it is what a
+// lost acknowledgement costs. A handler call is bounded by
+// WithHandlerTimeout. At shutdown the runner stops pulling, releases (Nak)
 // buffered messages no handler has started, and waits for running
 // handlers up to a drain timeout.
 //

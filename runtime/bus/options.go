@@ -128,7 +128,8 @@ func WithPoisonDelay(d time.Duration) Option {
 }
 
 // WithDeadLetterRetryDelay sets the redelivery delay after a failed DLQ
-// write (default 5s).
+// write (default 5s); it doubles with each further failed write of the
+// same message, up to the max nak delay.
 func WithDeadLetterRetryDelay(d time.Duration) Option {
 	return func(r *Runner) error {
 		r.cfg.DeadLetterRetryDelay = d
@@ -299,7 +300,8 @@ func WithAdvisories(js jetstream.JetStream) Option {
 }
 
 // ConsumerConfig returns the recommended configuration of a durable pull
-// consumer for a Runner: explicit acks, a 10 minute ack wait, and no
+// consumer for a Runner: explicit acks, a one-minute ack wait
+// (DefaultAckWait; heartbeats keep long handlers alive), and no
 // MaxDeliver (the runner's cap applies), so that every failure the runner
 // sees can be retried or dead-lettered by redelivery. It filters on the
 // given subjects, if any.
