@@ -100,7 +100,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 		// parent. One clock reading serves its deadline and the call's
 		// duration.
 		start := time.Now()
-		ctx, cancel := newCallContext(r.callBase, start.Add(r.handlerTimeout), r.attempt(&in))
+		ctx, cancel := newCallContext(r.callBase, start.Add(r.handlerTimeout), r.attempt(&in), &r.cfg)
 		s.calling(cancel)
 		err := r.invoke(ctx, m)
 		abandoned := s.calling(nil)
