@@ -141,6 +141,24 @@ func TestDecideSnooze(t *testing.T) {
 	}
 }
 
+// TestDecideNeverBareNaksAFailure: whatever the error, a failure is never
+// redelivered with a bare Nak (an immediate redelivery, in a loop while it
+// keeps failing); only a release at shutdown is.
+func TestDecideNeverBareNaksAFailure(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Classes = []bus.ClassPolicy{{Class: "no_workers", Match: bus.Is(errNoWorkers)}}
+	errs := []error{io.EOF, io.ErrUnexpectedEOF, retry.RetryAfter(io.EOF, 0), retry.RetryAfter(io.EOF, -time.Second),
+		retry.Transient(io.EOF), bus.Undecodable(io.EOF), retry.RetryAfter(errNoWorkers, 0), bus.Snooze(0), errors.New("x")}
+	for n := uint64(1); n <= 12; n++ {
+		for _, err := range errs {
+			d := bus.Decide(bus.Input{NumDelivered: n, Ran: true, Err: err}, &cfg)
+			if d.Action == bus.ActionNak {
+				t.Fatalf("n=%d err=%v: a bare Nak: %+v", n, err, d)
+			}
+		}
+	}
+}
+
 func TestClassPolicyOptionsAreValidated(t *testing.T) {
 	ok := bus.ClassPolicy{Class: "c", Match: bus.Is(io.EOF)}
 	for name, p := range map[string]bus.ClassPolicy{

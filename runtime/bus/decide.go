@@ -353,10 +353,10 @@ type Decision struct {
 //     timeouts and no-responders; those continue as in 11);
 //  9. a transient error on the last delivery (NumDelivered >= MaxDeliveries):
 //     dead-letter (ClassLastDelivery);
-//  10. a transient error that carries a delay d: NakWithDelay(d), or Nak when
-//     d is exactly 0;
-//  11. a transient error without a delay: dead-letter when the backoff
-//     policy is exhausted at this attempt, else NakWithDelay of the
+//  10. a transient error that carries a positive delay d: NakWithDelay(d);
+//  11. a transient error without a delay, or with a delay of 0 (a bare Nak
+//     would redeliver at once, again and again): dead-letter when the
+//     backoff policy is exhausted at this attempt, else NakWithDelay of the
 //     policy's delay for the attempt.
 //
 // A retry whose start (now plus its delay) is at or past the message-age
@@ -367,6 +367,8 @@ type Decision struct {
 //
 // Every redelivery delay is capped at MaxNakDelay, then compensated for the
 // consumer's BackOff stretch (floor MinNakDelay for a positive delay).
+// Decide returns a bare Nak (ActionNak) only to release a message at
+// shutdown.
 func Decide(in Input, cfg *Config) Decision {
 	c := cfg.withDefaults()
 	return c.decide(in)
@@ -448,6 +450,11 @@ func (cfg *Config) decide(in Input) Decision {
 			return b.giveUp(deadLetter(ClassPermanent, 0, "error without a retry marker, permanent"), "")
 		}
 		c, transient = retry.Classification{Kind: retry.KindTransient}, "error without a retry marker, taken as transient"
+	}
+	if c.Kind == retry.KindDelayed && c.Delay == 0 {
+		// A bare Nak would bring the message straight back, and fail it
+		// again: a tight loop up to the delivery cap. The policy paces it.
+		c, transient = retry.Classification{Kind: retry.KindTransient}, "transient error asked for a retry at once; policy delay instead of a bare Nak"
 	}
 	switch {
 	case c.Kind == retry.KindPermanent:

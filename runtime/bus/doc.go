@@ -8,7 +8,7 @@
 //	handler outcome                               broker action
 //	success                                       Ack
 //	error carrying RetryDelay() d, d > 0          NakWithDelay(d)
-//	same, d == 0                                  Nak
+//	same, d == 0                                  NakWithDelay(backoff policy delay for the attempt): a bare Nak would loop
 //	transient error without a delay               NakWithDelay(backoff policy delay for the attempt)
 //	Snooze(d): not due yet, not a failure         NakWithDelay(d); the attempt number does not move
 //	error a class policy takes                    the class's delays, attempt cap, grace window and terminal action

@@ -117,7 +117,7 @@ func TestProcessMapsOutcomes(t *testing.T) {
 	}{
 		{"success", 1, nil, 0, []string{"ack"}},
 		{"delay > 0", 1, retry.RetryAfter(io.EOF, 2*time.Second), 0, []string{"nak 2s"}},
-		{"delay == 0", 1, retry.RetryAfter(io.EOF, 0), 0, []string{"nak"}},
+		{"delay == 0: the policy's delay, not a bare Nak", 1, retry.RetryAfter(io.EOF, 0), 0, []string{"nak 1s"}},
 		{"permanent: write, then term", 1, perm, 0, []string{"dlq-write", "term"}},
 		{"DLQ failure: nak 5s, no term", 1, perm, 1, []string{"dlq-write failed", "nak 5s"}},
 		{"undecodable", 1, Undecodable(io.EOF), 0, []string{"nak 5s"}},
