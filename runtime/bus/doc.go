@@ -104,7 +104,9 @@
 //
 // Every redelivery delay is capped (WithMaxNakDelay, default 10 minutes),
 // because a message waiting for a delayed redelivery holds one of the
-// consumer's MaxAckPending slots.
+// consumer's MaxAckPending slots. NewRunner refuses options whose delays
+// the cap would cut (and other options that defeat each other: see
+// NewRunner).
 //
 // A consumer with a BackOff list makes nats-server stretch NakWithDelay: the
 // redelivery after NakWithDelay(d) on delivery k comes after
