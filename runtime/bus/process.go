@@ -138,8 +138,8 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 }
 
 // attempt returns the Attempt a handler call reads from its context.
-func (r *Runner) attempt(in *Input) *Attempt {
-	a := &Attempt{
+func (r *Runner) attempt(in *Input) Attempt {
+	a := Attempt{
 		Number:       in.attempt(),
 		Delivery:     in.NumDelivered,
 		Exact:        in.exact(),
