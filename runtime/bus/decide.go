@@ -226,8 +226,10 @@ func (in *Input) cause() error {
 // Input is the outcome of one delivery.
 type Input struct {
 	// NumDelivered is the server's delivery count of the message
-	// (MsgMetadata.NumDelivered): the attempt number. It never comes from an
-	// in-process counter, which would restart with the process.
+	// (MsgMetadata.NumDelivered), which the delivery cap counts. It never
+	// comes from an in-process counter, which would restart with the
+	// process. The attempt number, which the budgets count, is derived
+	// from History; without a complete one it is NumDelivered.
 	NumDelivered uint64
 	// Ran reports that the handler ran on this delivery.
 	Ran bool

@@ -93,7 +93,10 @@ func WithName(name string) Option {
 }
 
 // WithMaxDeliveries sets the delivery cap (default 100). The runner uses the
-// smaller of it and the consumer's MaxDeliver. A consumer with MaxDeliver -1
+// smaller of it and the consumer's MaxDeliver. It counts deliveries,
+// snoozes and releases included: it bounds a message that never concludes
+// (crashes, ack waits), while the backoff policy and class policies count
+// attempts. A consumer with MaxDeliver -1
 // and the runner's cap is the safest setup: a failed DLQ write on the last
 // delivery can then always be retried by redelivery.
 func WithMaxDeliveries(n int) Option {
@@ -156,7 +159,9 @@ func WithMaxNakDelay(d time.Duration) Option {
 }
 
 // WithBackoff sets the policy that chooses the delay of transient errors
-// that carry none (default retry.DefaultPolicy: 1s to 30s, 50 attempts).
+// that carry none (default retry.DefaultPolicy: 1s to 30s, 50 attempts),
+// from the attempt number (failed attempts, not deliveries; see
+// AttemptFromContext), and caps their attempts.
 func WithBackoff(p *retry.Policy) Option {
 	return func(r *Runner) error {
 		if p == nil {
