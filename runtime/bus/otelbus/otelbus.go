@@ -15,6 +15,7 @@
 //	r, err := bus.NewRunner(ctx, cons, inst.DeadLetterWriter(store),
 //		bus.Chain(handler, inst.Middleware()), bus.WithObserver(inst.Observe),
 //		bus.WithHeartbeatObserver(inst.ObserveHeartbeat))
+//	reg, err := inst.DLQDepth(store) // the bus.dlq.depth gauge; reg.Unregister() when done
 //
 // The middleware starts the span before the handler runs (so the
 // handler's own spans are its children) and the observer ends it once the
