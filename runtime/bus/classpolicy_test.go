@@ -171,11 +171,11 @@ func TestClassPolicyOptionsAreValidated(t *testing.T) {
 		"window under the delay": {Class: "c", Match: bus.Is(io.EOF), Delays: []time.Duration{time.Minute}, Within: time.Second},
 		"terminal":               {Class: "c", Match: bus.Is(io.EOF), Terminal: 9},
 	} {
-		if err := bus.WithClassPolicies(p)(nil); !errors.Is(err, bus.ErrInvalidOption) {
+		if err := bus.WithClassPolicies(p)(new(bus.Runner)); !errors.Is(err, bus.ErrInvalidOption) {
 			t.Errorf("%s: %v, want ErrInvalidOption", name, err)
 		}
 	}
-	if err := bus.WithClassPolicies(ok, ok)(nil); !errors.Is(err, bus.ErrInvalidOption) {
+	if err := bus.WithClassPolicies(ok, ok)(new(bus.Runner)); !errors.Is(err, bus.ErrInvalidOption) {
 		t.Errorf("a class twice: %v", err)
 	}
 }
