@@ -11,10 +11,17 @@
 //	poison         a payload that is not JSON                  NakWithDelay(5s) until delivery 3, then DLQ + Term
 //	dlq-outage     permanent, and the DLQ write fails once     NakWithDelay(5s), never Term; then DLQ + Term
 //	last-delivery  RetryAfter(err, 500ms) every time           NakWithDelay until the cap (4), then DLQ + Term
+//	grace          "no pool mapping", a class with a grace      NakWithDelay(1s) while within 2.5s of its first failure,
+//	               window (ClassPolicy.Within)                 then DLQ + Term under its own class, before the cap
+//	too-old        RetryAfter(err, 1s) every time, under a     NakWithDelay(1s) until a retry would start 3s after the
+//	               message-age budget of 3s (WithMaxAge)       message was stored, then DLQ + Term (max_age, its end)
 //
 // The DLQ outage is simulated by a writer that fails the first write for
-// that message; every other write goes to the real DLQ stream. The run takes
-// about 11 seconds, most of it the poison message's two 5s delays.
+// that message; every other write goes to the real DLQ stream. Retry
+// records (attempts, first failures) live in a JetStream key-value bucket
+// (package ledger), where every instance of a consumer would read them.
+// The run takes about 11 seconds, most of it the poison message's two 5s
+// delays.
 //
 // Usage:
 //
@@ -38,6 +45,7 @@ import (
 
 	"github.com/retrylint/retrylint/runtime/bus"
 	"github.com/retrylint/retrylint/runtime/dlq"
+	"github.com/retrylint/retrylint/runtime/ledger"
 	"github.com/retrylint/retrylint/runtime/natstest"
 	"github.com/retrylint/retrylint/runtime/retry"
 )
@@ -50,14 +58,30 @@ var script = []struct{ name, payload string }{
 	{"poison", `{"order":`},
 	{"dlq-outage", `{"order":5}`},
 	{"last-delivery", `{"order":6}`},
+	{"grace", `{"order":7}`},
+	{"too-old", `{"order":8}`},
 }
 
 const (
 	maxDeliveries = 4
+	maxAge        = 3 * time.Second
 	runTimeout    = 60 * time.Second
 )
 
-var errNoCustomer = errors.New("customer does not exist")
+var (
+	errNoCustomer    = errors.New("customer does not exist")
+	errNoPoolMapping = errors.New("no pool mapping for topic")
+)
+
+// noPoolMapping is a class that is a misconfiguration unless it clears
+// quickly (a rollout race): retried for 2.5s from its first failure, then
+// dead-lettered under its own name, well before the delivery cap.
+var noPoolMapping = bus.ClassPolicy{
+	Class:  "no_pool_mapping",
+	Match:  bus.Is(errNoPoolMapping),
+	Delays: []time.Duration{time.Second},
+	Within: 2500 * time.Millisecond,
+}
 
 type order struct {
 	Order int `json:"order"`
@@ -78,6 +102,10 @@ func handle(_ context.Context, _ order, m bus.Msg) error {
 		return fmt.Errorf("charge order: %w", errNoCustomer)
 	case "last-delivery":
 		return fmt.Errorf("ship order: %w", retry.RetryAfter(errors.New("carrier API rate limited"), 500*time.Millisecond))
+	case "grace":
+		return fmt.Errorf("dispatch order: %w", errNoPoolMapping)
+	case "too-old":
+		return fmt.Errorf("price order: %w", retry.RetryAfter(errors.New("pricing service unavailable"), time.Second))
 	}
 	return nil
 }
@@ -150,6 +178,10 @@ func run(out io.Writer, showLog bool) error {
 	if err != nil {
 		return err
 	}
+	records, err := ledger.New(ctx, js)
+	if err != nil {
+		return err
+	}
 
 	logger := slog.New(slog.DiscardHandler)
 	if showLog {
@@ -179,6 +211,9 @@ func run(out io.Writer, showLog bool) error {
 	runner, err := bus.NewRunner(ctx, cons, &outage{next: store, subject: "demo.dlq-outage"}, bus.JSON(handle),
 		bus.WithName("demo.handle"),
 		bus.WithMaxDeliveries(maxDeliveries),
+		bus.WithClassPolicies(noPoolMapping),
+		bus.WithMaxAge(maxAge),
+		bus.WithLedger(records),
 		bus.WithLogger(logger),
 		bus.WithObserver(observe))
 	if err != nil {
@@ -189,8 +224,10 @@ func run(out io.Writer, showLog bool) error {
 	stopped := make(chan error, 1)
 	go func() { stopped <- runner.Run(runCtx) }()
 
-	fmt.Fprintf(out, "nats-server (embedded, JetStream, store %s)\nstream DEMO, consumer demo-worker (ack wait %v, delivery cap %d), DLQ stream %s\n\n",
-		dir, bus.DefaultAckWait, maxDeliveries, store.Name())
+	fmt.Fprintf(out, "nats-server (embedded, JetStream, store %s)\nstream DEMO, consumer demo-worker (ack wait %v, delivery cap %d), DLQ stream %s, retry ledger %s\n"+
+		"class policy %s: delays %v, grace window %v; message-age budget %v\n\n",
+		dir, bus.DefaultAckWait, maxDeliveries, store.Name(), records.Bucket(),
+		noPoolMapping.Class, noPoolMapping.Delays, noPoolMapping.Within, maxAge)
 	for _, s := range script {
 		if _, err := js.Publish(ctx, "demo."+s.name, []byte(s.payload)); err != nil {
 			return err
@@ -221,12 +258,15 @@ func run(out io.Writer, showLog bool) error {
 
 	fmt.Fprintln(out, "\nDLQ entries (evidence headers Dlq-*):")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEQ\tSUBJECT\tCLASS\tDELIVERIES\tERROR")
+	fmt.Fprintln(tw, "SEQ\tSUBJECT\tCLASS\tDELIVERIES\tATTEMPTS\tBUDGET ENDED\tERROR")
 	for e, err := range store.Entries(ctx) {
+		if errors.Is(err, dlq.ErrNotEntry) {
+			continue
+		}
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\n", e.Seq, e.Subject, e.Class, e.Deliveries, e.Error)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%s\t%s\n", e.Seq, e.Subject, e.Class, e.Deliveries, e.Attempts, budget(e, start), e.Error)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -249,8 +289,12 @@ func timeline(steps []step) string {
 		switch {
 		case s.ev.DeadLetterErr != nil:
 			what = fmt.Sprintf("DLQ write failed; nak %v", d.Delay)
+		case d.Action == bus.ActionNakWithDelay && d.Class != bus.ClassTransient:
+			what = fmt.Sprintf("nak %v (%s)", d.Delay, d.Class)
 		case d.Action == bus.ActionNakWithDelay:
 			what = fmt.Sprintf("nak %v", d.Delay)
+		case d.Action == bus.ActionDeadLetter && d.Budget.Ended != "":
+			what = fmt.Sprintf("DLQ+term (%s, %s budget)", d.Class, d.Budget.Ended)
 		case d.Action == bus.ActionDeadLetter:
 			what = fmt.Sprintf("DLQ+term (%s)", d.Class)
 		default:
@@ -259,6 +303,18 @@ func timeline(steps []step) string {
 		parts = append(parts, fmt.Sprintf("#%d +%.1fs %s", s.ev.NumDelivered, s.at.Seconds(), what))
 	}
 	return strings.Join(parts, " → ")
+}
+
+// budget says which retry budget a dead letter ran out of, and, for a time
+// budget, when it ended, from the start of the run.
+func budget(e *dlq.Entry, start time.Time) string {
+	switch {
+	case e.Budget == "":
+		return "-"
+	case e.BudgetEnd.IsZero():
+		return e.Budget
+	}
+	return fmt.Sprintf("%s at +%.1fs", e.Budget, e.BudgetEnd.Sub(start).Seconds())
 }
 
 // outcome says where the message ended.

@@ -64,9 +64,10 @@ func TestAckInfoMatchesMetadata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, seq, ok := ackInfo(m.Reply())
-		if !ok || n != md.NumDelivered || seq != md.Sequence.Stream {
-			t.Fatalf("ackInfo(%q) = %d, %d, %v; Metadata says %d, %d", m.Reply(), n, seq, ok, md.NumDelivered, md.Sequence.Stream)
+		n, seq, stored, ok := ackFields(m.Reply())
+		if !ok || n != md.NumDelivered || seq != md.Sequence.Stream || stored != md.Timestamp.UnixNano() {
+			t.Fatalf("ackFields(%q) = %d, %d, %d, %v; Metadata says %d, %d, %d", m.Reply(), n, seq, stored, ok,
+				md.NumDelivered, md.Sequence.Stream, md.Timestamp.UnixNano())
 		}
 		if i < 3 {
 			_ = m.Nak() // redeliver: NumDelivered 2 on the second round

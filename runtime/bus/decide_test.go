@@ -74,9 +74,9 @@ func TestDecide(t *testing.T) {
 		{name: "delay > 0: NakWithDelay(delay)",
 			in:   bus.Input{NumDelivered: 1, Ran: true, Err: fmt.Errorf("db: %w", retry.RetryAfter(io.EOF, 3*time.Second))},
 			want: bus.Decision{Action: bus.ActionNakWithDelay, Delay: 3 * time.Second, Requested: 3 * time.Second, RetryDelay: 3 * time.Second, Class: bus.ClassTransient, Reason: "transient error"}},
-		{name: "delay == 0: Nak",
-			in:   bus.Input{NumDelivered: 4, Ran: true, Err: retry.RetryAfter(io.EOF, 0)},
-			want: bus.Decision{Action: bus.ActionNak, Class: bus.ClassTransient, Reason: "transient error"}},
+		{name: "delay == 0: the policy's delay for the attempt, not a bare Nak (it would loop)",
+			in:   bus.Input{NumDelivered: 3, Ran: true, Err: retry.RetryAfter(io.EOF, 0)},
+			want: bus.Decision{Action: bus.ActionNakWithDelay, Delay: 4100 * time.Millisecond, Requested: 4100 * time.Millisecond, Class: bus.ClassTransient, Reason: "transient error asked for a retry at once; policy delay instead of a bare Nak"}},
 		{name: "delay over the max nak delay is capped",
 			in:   bus.Input{NumDelivered: 1, Ran: true, Err: retry.RetryAfter(io.EOF, 24*time.Hour)},
 			want: bus.Decision{Action: bus.ActionNakWithDelay, Delay: 10 * time.Minute, Requested: 10 * time.Minute, RetryDelay: 24 * time.Hour, Class: bus.ClassTransient, Reason: "transient error"}},
@@ -139,10 +139,10 @@ func TestDecide(t *testing.T) {
 				c.ConsumerBackOff = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}
 			},
 			want: bus.Decision{Action: bus.ActionNakWithDelay, Delay: 2 * time.Second, Requested: 5 * time.Second, Class: bus.ClassDeadLetterFailed, Reason: "dead-letter write failed"}},
-		{name: "BackOff with zero delay stays a Nak",
+		{name: "BackOff with zero delay: the policy's delay, compensated",
 			in:    bus.Input{NumDelivered: 2, Ran: true, Err: retry.RetryAfter(io.EOF, 0)},
 			cfgFn: func(c *bus.Config) { c.ConsumerBackOff = []time.Duration{time.Second, 2 * time.Second} },
-			want:  bus.Decision{Action: bus.ActionNak, Class: bus.ClassTransient, Reason: "transient error"}},
+			want:  bus.Decision{Action: bus.ActionNakWithDelay, Delay: 1100 * time.Millisecond, Requested: 2100 * time.Millisecond, Class: bus.ClassTransient, Reason: "transient error asked for a retry at once; policy delay instead of a bare Nak"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,11 +150,17 @@ func TestDecide(t *testing.T) {
 			if tc.cfgFn != nil {
 				tc.cfgFn(&cfg)
 			}
-			if got := bus.Decide(tc.in, &cfg); got != tc.want {
+			if got := noBudget(bus.Decide(tc.in, &cfg)); got != tc.want {
 				t.Fatalf("Decide =\n%+v\nwant\n%+v", got, tc.want)
 			}
 		})
 	}
+}
+
+// noBudget returns d without its Budget, for the cases about the action.
+func noBudget(d bus.Decision) bus.Decision {
+	d.Budget = bus.Budget{}
+	return d
 }
 
 func TestDecideNeverTermsOrBareNaksAFailedDeadLetter(t *testing.T) {
@@ -299,15 +305,15 @@ func TestDecideUnclassified(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := bus.Input{NumDelivered: 3, Ran: true, Err: tc.err}
 			cfg := testConfig(t)
-			if got := bus.Decide(in, &cfg); got != tc.want {
+			if got := noBudget(bus.Decide(in, &cfg)); got != tc.want {
 				t.Errorf("default:\n%+v\nwant\n%+v", got, tc.want)
 			}
 			cfg.Unclassified = nil // the zero Config's default is the same
-			if got := bus.Decide(in, &cfg); got != tc.want {
+			if got := noBudget(bus.Decide(in, &cfg)); got != tc.want {
 				t.Errorf("nil Unclassified:\n%+v\nwant\n%+v", got, tc.want)
 			}
 			cfg.Unclassified = bus.UnclassifiedPermanent
-			if got := bus.Decide(in, &cfg); got != tc.strict {
+			if got := noBudget(bus.Decide(in, &cfg)); got != tc.strict {
 				t.Errorf("UnclassifiedPermanent:\n%+v\nwant\n%+v", got, tc.strict)
 			}
 		})

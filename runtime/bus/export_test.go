@@ -28,3 +28,13 @@ func WithConfirmTimeout(d time.Duration) Option {
 // handlers for new deliveries), so that a test can release a handler only
 // once the buffered messages behind it will be released.
 func Stopping(r *Runner) bool { return r.stopping.Load() }
+
+// WithClock sets the clock the runner's decisions read (time budgets, the
+// evidence's failure times), so that tests of grace windows and message
+// ages move time on instead of waiting for it.
+func WithClock(now func() time.Time) Option {
+	return func(r *Runner) error {
+		r.now = now
+		return nil
+	}
+}

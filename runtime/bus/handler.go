@@ -26,9 +26,12 @@ type Msg interface {
 // error says what happens to the message (see package retry and Decide):
 // an error made with retry.RetryAfter is redelivered after its delay, one
 // made with retry.Transient after the backoff policy's delay, one made with
-// Undecodable goes through the poison threshold, and any other error is
-// dead-lettered. The context is canceled only when the runner's drain
-// timeout expires at shutdown.
+// Undecodable goes through the poison threshold, Snooze asks for a later
+// delivery that is not a failure, an error a class policy takes follows
+// it, and any other error is dead-lettered (or retried, when
+// WellKnownTransient takes it). The context is canceled when the handler
+// timeout passes and when the drain timeout expires at shutdown; it
+// carries the delivery's Attempt (AttemptFromContext).
 type Handler func(ctx context.Context, msg Msg) error
 
 // ErrUndecodable is wrapped by every DecodeError.

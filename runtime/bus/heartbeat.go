@@ -192,10 +192,10 @@ func (r *Runner) abandon(s *slot, m jetstream.Msg, replace func(*slot), wait boo
 	}
 	in := Input{NumDelivered: n, Ran: true, Stopping: r.stopping.Load(), Err: err}
 	if wait {
-		r.settle(m, nil, seq, in, 0)
+		r.settle(m, nil, seq, in, 0, false)
 		return
 	}
-	go r.settle(m, nil, seq, in, 0)
+	go r.settle(m, nil, seq, in, 0, false)
 }
 
 // calls is the set of abandoned handler calls that still run. Only an

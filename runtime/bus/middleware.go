@@ -2,6 +2,7 @@ package bus
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"runtime/debug"
 	"time"
@@ -62,8 +63,16 @@ func Timeout(d time.Duration) Middleware {
 }
 
 // Logger logs each message's outcome on l: at debug level a success, at
-// warn level a failure with its classification, with the subject, the
-// delivery count and the handling time.
+// info level a snooze, at warn level a failure with the kind the runner
+// takes it as, with the subject, the delivery count, the attempt and the
+// handling time.
+//
+// The kind is the runner's reading of the error, not only its marks: an
+// unmarked error the runner retries (WellKnownTransient, or the runner's
+// WithUnclassified) is "transient" with unmarked=true, not "permanent",
+// and an error a class policy takes carries its class. Under a runner the
+// handler's context says how that runner classifies; elsewhere the
+// defaults apply.
 func Logger(l *slog.Logger) Middleware {
 	return func(next Handler) Handler {
 		return func(ctx context.Context, msg Msg) error {
@@ -73,17 +82,50 @@ func Logger(l *slog.Logger) Middleware {
 			if md, mdErr := msg.Metadata(); mdErr == nil {
 				attrs = append(attrs, slog.Uint64("delivered", md.NumDelivered), slog.Uint64("seq", md.Sequence.Stream))
 			}
+			if a, ok := AttemptFromContext(ctx); ok {
+				attrs = append(attrs, slog.Int("attempt", a.Number))
+			}
 			if err == nil {
 				l.LogAttrs(ctx, slog.LevelDebug, "bus: handled", attrs...)
 				return nil
 			}
-			c := retry.Classify(err)
-			attrs = append(attrs, slog.String("kind", c.Kind.String()), slog.Any("err", err))
-			if c.Kind == retry.KindDelayed {
-				attrs = append(attrs, slog.Duration("retry_delay", c.Delay))
+			if sz := (*SnoozeError)(nil); errors.As(err, &sz) {
+				l.LogAttrs(ctx, slog.LevelInfo, "bus: handler snoozed", append(attrs, slog.Duration("snooze", sz.Delay))...)
+				return err
 			}
-			l.LogAttrs(ctx, slog.LevelWarn, "bus: handler failed", attrs...)
+			l.LogAttrs(ctx, slog.LevelWarn, "bus: handler failed", append(attrs, kindAttrs(ctx, err)...)...)
 			return err
 		}
 	}
+}
+
+// kindAttrs describes err as the runner of ctx (or the default Config)
+// takes it: its kind, whether it is unmarked, its class policy.
+func kindAttrs(ctx context.Context, err error) []slog.Attr {
+	cfg, _ := ctx.Value(configKey{}).(*Config)
+	if cfg == nil {
+		d := DefaultConfig()
+		cfg = &d
+	}
+	c := retry.Classify(err)
+	var attrs []slog.Attr
+	if retry.Unclassified(err) {
+		unclassified := cfg.Unclassified
+		if unclassified == nil {
+			unclassified = WellKnownTransient
+		}
+		if unclassified(err) {
+			c = retry.Classification{Kind: retry.KindTransient}
+		}
+		attrs = append(attrs, slog.Bool("unmarked", true))
+	}
+	attrs = append(attrs, slog.String("kind", c.Kind.String()))
+	if p := cfg.match(err); p != nil {
+		attrs = append(attrs, slog.String("class", p.Class))
+	}
+	attrs = append(attrs, slog.Any("err", err))
+	if c.Kind == retry.KindDelayed {
+		attrs = append(attrs, slog.Duration("retry_delay", c.Delay))
+	}
+	return attrs
 }

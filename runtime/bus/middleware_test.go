@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -174,5 +177,45 @@ func TestMiddlewareOnTheServer(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "bus: handler failed"); n != 2 || !strings.Contains(logs.String(), "bus: handled") {
 		t.Errorf("logs:\n%s", logs.String())
+	}
+}
+
+// TestLoggerSaysTheKindTheRunnerTakes: an unmarked connection reset, which
+// the default runner retries, is logged kind=transient unmarked=true (it
+// said kind=permanent), and the server redelivers it; under
+// UnclassifiedPermanent the same error is logged kind=permanent and the
+// DLQ holds it.
+func TestLoggerSaysTheKindTheRunnerTakes(t *testing.T) {
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}}
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			e := newEnv(t)
+			cons := e.consumer(bus.ConsumerConfig("worker"))
+			var logs lockedBuffer
+			l := slog.New(slog.NewTextHandler(&logs, nil))
+			var calls atomic.Int32
+			h := bus.Chain(func(context.Context, bus.Msg) error {
+				if calls.Add(1) == 1 {
+					return fmt.Errorf("fetch price: %w", reset)
+				}
+				return nil
+			}, bus.Logger(l))
+			opts := []bus.Option{bus.WithBackoff(fastPolicy(t))}
+			if strict {
+				opts = append(opts, bus.WithUnclassified(bus.UnclassifiedPermanent))
+			}
+			e.start(cons, h, opts...)
+			e.publish("orders.1", "{}", nil)
+			e.settled(cons)
+			info := e.info(cons)
+			entries := e.entries()
+			switch {
+			case !strict && (!strings.Contains(logs.String(), "kind=transient") || !strings.Contains(logs.String(), "unmarked=true") ||
+				info.Delivered.Consumer != 2 || len(entries) != 0):
+				t.Fatalf("default: %d deliveries, %d DLQ entries; log:\n%s", info.Delivered.Consumer, len(entries), logs.String())
+			case strict && (!strings.Contains(logs.String(), "kind=permanent") || info.Delivered.Consumer != 1 || len(entries) != 1):
+				t.Fatalf("UnclassifiedPermanent: %d deliveries, %d DLQ entries; log:\n%s", info.Delivered.Consumer, len(entries), logs.String())
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/retrylint/retrylint/runtime/ledger"
 	"github.com/retrylint/retrylint/runtime/retry"
 )
 
@@ -91,7 +93,10 @@ func WithName(name string) Option {
 }
 
 // WithMaxDeliveries sets the delivery cap (default 100). The runner uses the
-// smaller of it and the consumer's MaxDeliver. A consumer with MaxDeliver -1
+// smaller of it and the consumer's MaxDeliver. It counts deliveries,
+// snoozes and releases included: it bounds a message that never concludes
+// (crashes, ack waits), while the backoff policy and class policies count
+// attempts. A consumer with MaxDeliver -1
 // and the runner's cap is the safest setup: a failed DLQ write on the last
 // delivery can then always be retried by redelivery.
 func WithMaxDeliveries(n int) Option {
@@ -126,7 +131,8 @@ func WithPoisonDelay(d time.Duration) Option {
 }
 
 // WithDeadLetterRetryDelay sets the redelivery delay after a failed DLQ
-// write (default 5s).
+// write (default 5s); it doubles with each further failed write of the
+// same message, up to the max nak delay.
 func WithDeadLetterRetryDelay(d time.Duration) Option {
 	return func(r *Runner) error {
 		r.cfg.DeadLetterRetryDelay = d
@@ -153,7 +159,9 @@ func WithMaxNakDelay(d time.Duration) Option {
 }
 
 // WithBackoff sets the policy that chooses the delay of transient errors
-// that carry none (default retry.DefaultPolicy: 1s to 30s, 50 attempts).
+// that carry none (default retry.DefaultPolicy: 1s to 30s, 50 attempts),
+// from the attempt number (failed attempts, not deliveries; see
+// AttemptFromContext), and caps their attempts.
 func WithBackoff(p *retry.Policy) Option {
 	return func(r *Runner) error {
 		if p == nil {
@@ -297,7 +305,8 @@ func WithAdvisories(js jetstream.JetStream) Option {
 }
 
 // ConsumerConfig returns the recommended configuration of a durable pull
-// consumer for a Runner: explicit acks, a 10 minute ack wait, and no
+// consumer for a Runner: explicit acks, a one-minute ack wait
+// (DefaultAckWait; heartbeats keep long handlers alive), and no
 // MaxDeliver (the runner's cap applies), so that every failure the runner
 // sees can be retried or dead-lettered by redelivery. It filters on the
 // given subjects, if any.
@@ -374,5 +383,60 @@ func WithHeartbeatObserver(f func(Heartbeat)) Option {
 		}
 		r.onHeartbeat = f
 		return nil
+	}
+}
+
+// Ledger keeps each message's retry record (package ledger) where every
+// instance of the consumer reads it, and after a restart. *ledger.Store
+// implements it.
+type Ledger interface {
+	// Load returns the record of k; found is false, with a nil error,
+	// when there is none.
+	Load(ctx context.Context, k ledger.Key) (r ledger.Record, found bool, err error)
+	// Save stores r as the record of k, returning once it is stored.
+	Save(ctx context.Context, k ledger.Key, r ledger.Record) error
+	// Delete removes the record of k.
+	Delete(ctx context.Context, k ledger.Key) error
+}
+
+// WithLedger keeps the retry record of every message that fails or is
+// snoozed in l, read on each redelivery, so that attempts (not
+// deliveries), the first failure of each class (grace windows), the
+// handler's last error (for a dead letter written on a later delivery)
+// and a dead-letter verdict whose DLQ write failed survive a restart and
+// reach every instance of the consumer. A record is written before the
+// redelivery is asked for, read on deliveries after the first, and deleted
+// once the message is acked or dead-lettered: a message that never fails
+// costs nothing.
+//
+// Without a ledger the runner keeps the records in memory, and counts the
+// deliveries it did not see (on another instance, before a restart) as
+// failed attempts from the message's store time: budgets can then end
+// early, never late. If the ledger cannot be read, the runner does the
+// same for that delivery; if a record cannot be written, the delivery
+// still goes on (a lost record only counts fewer attempts, up to the
+// delivery cap).
+func WithLedger(l Ledger) Option {
+	return func(r *Runner) error {
+		if l == nil {
+			return fmt.Errorf("%w: nil ledger", ErrInvalidOption)
+		}
+		r.ledger = l
+		return nil
+	}
+}
+
+// WithMaxAge sets the message-age budget: no retry is scheduled to start
+// at or after the message's store time (the stream's timestamp, which
+// every instance reads) plus d. A failure whose retry would start later is
+// dead-lettered with class max_age (or its class policy's class), and the
+// entry's evidence holds the budget's end (dlq.Entry.BudgetEnd). It bounds
+// what retries may spend, as a run deadline does, whatever the attempt
+// counts say. The handler reads the end from AttemptFromContext. 0 (the
+// default) is no budget.
+func WithMaxAge(d time.Duration) Option {
+	return func(r *Runner) error {
+		r.cfg.MaxAge = d
+		return positive("max age", d)
 	}
 }

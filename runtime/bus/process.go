@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/retrylint/retrylint/runtime/dlq"
+	"github.com/retrylint/retrylint/runtime/ledger"
 )
 
 // receive is the Consume callback. It hands m to a worker; once Run is
@@ -49,9 +50,10 @@ func (r *Runner) draining() bool {
 
 // process handles one delivery from start to broker action.
 func (r *Runner) process(m jetstream.Msg, s *slot) {
-	// The success path needs only the delivery count and the stream
-	// sequence; every other path reads the full metadata.
-	n, seq, ok := ackInfo(m.Reply())
+	// The success path of a first delivery needs only the delivery count,
+	// the stream sequence and the store time; every other path reads the
+	// full metadata.
+	n, seq, stored, ok := ackFields(m.Reply())
 	var md *jetstream.MsgMetadata
 	if !ok {
 		var err error
@@ -59,7 +61,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 			r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
 			return
 		}
-		n, seq = md.NumDelivered, md.Sequence.Stream
+		n, seq, stored = md.NumDelivered, md.Sequence.Stream, md.Timestamp.UnixNano()
 	}
 	if h := m.Headers(); h != nil {
 		if c := h.Get(dlq.HeaderReplayFor); c != "" && c != r.consumer && r.foreignReplay(m, seq, n, c) {
@@ -69,11 +71,24 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	s.begin(m)
 	defer s.end()
 	r.waitOutage() // the slot holds m: heartbeats keep it while it waits
-	in := Input{NumDelivered: n, Stopping: r.stopping.Load(), Draining: r.draining()}
+	in := Input{NumDelivered: n, Stopping: r.stopping.Load(), Draining: r.draining(), HistoryExact: n <= 1}
+	if stored != 0 {
+		in.Stored = time.Unix(0, stored)
+	}
 	d := r.cfg.decide(in)
-	if d.Action == ActionHandle && n > 1 {
+	loaded := n <= 1
+	if n > 1 && (d.Action == ActionHandle || d.Action == ActionDeadLetter && d.Class == ClassMaxDeliveries) {
 		if v, ok := r.verdicts.take(seq); ok {
-			r.retryDeadLetter(m, seq, n, v)
+			r.retryDeadLetter(m, seq, n, v, ledger.Record{})
+			return
+		}
+		in.History, in.HistoryExact = r.history(seq, stored, n)
+		loaded = true
+		if in.History.Verdict != "" {
+			// A dead letter decided on an earlier delivery, maybe by
+			// another instance, whose DLQ write failed: write it, without
+			// running the handler again.
+			r.retryDeadLetter(m, seq, n, r.recordedVerdict(in), in.History)
 			return
 		}
 	}
@@ -85,7 +100,7 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 		// parent. One clock reading serves its deadline and the call's
 		// duration.
 		start := time.Now()
-		ctx, cancel := newCallContext(r.callBase, start.Add(r.handlerTimeout))
+		ctx, cancel := newCallContext(r.callBase, start.Add(r.handlerTimeout), r.attempt(&in), &r.cfg)
 		s.calling(cancel)
 		err := r.invoke(ctx, m)
 		abandoned := s.calling(nil)
@@ -104,9 +119,9 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 			// (also one that outlived its timeout): the success path
 			// settles here.
 			if r.confirmJS != nil {
-				r.ackedConfirmed(m, seq, n, took)
+				r.ackedConfirmed(m, seq, n, stored, took)
 			} else {
-				r.acked(m, seq, n, took)
+				r.acked(m, seq, n, stored, took)
 			}
 			return
 		}
@@ -119,20 +134,43 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 			in.Err = err
 		}
 	}
-	r.settle(m, md, seq, in, took)
+	r.settle(m, md, seq, in, took, loaded)
+}
+
+// attempt returns the Attempt a handler call reads from its context.
+func (r *Runner) attempt(in *Input) Attempt {
+	a := Attempt{
+		Number:       in.attempt(),
+		Delivery:     in.NumDelivered,
+		Exact:        in.exact(),
+		Snoozes:      in.History.Snoozes,
+		FirstFailure: in.History.FirstFailure,
+		LastClass:    in.History.LastClass,
+		Stored:       in.Stored,
+	}
+	if r.cfg.MaxAge > 0 && !in.Stored.IsZero() {
+		a.AgeBudgetEnd = in.Stored.Add(r.cfg.MaxAge)
+	}
+	return a
 }
 
 // settle carries out what Decide makes of in, and reports it. md is the
-// message's metadata, read here when nil.
-func (r *Runner) settle(m jetstream.Msg, md *jetstream.MsgMetadata, seq uint64, in Input, took time.Duration) {
-	d := r.cfg.decide(in)
-	if md == nil && d.Action != ActionAck {
+// message's metadata, read here when nil. loaded says whether in carries
+// the message's history already (an abandoned call's does not).
+func (r *Runner) settle(m jetstream.Msg, md *jetstream.MsgMetadata, seq uint64, in Input, took time.Duration, loaded bool) {
+	if md == nil {
 		var err error
 		if md, err = m.Metadata(); err != nil {
 			r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
 			return
 		}
 	}
+	in.Stored = md.Timestamp
+	if !loaded && (in.Ran || !in.Stopping) { // a release at shutdown needs no history
+		in.History, in.HistoryExact = r.history(seq, md.Timestamp.UnixNano(), in.NumDelivered)
+	}
+	in.Now = r.now()
+	d := r.cfg.decide(in)
 	ev := Event{
 		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
 		StreamSeq: seq, NumDelivered: in.NumDelivered,
@@ -145,25 +183,24 @@ func (r *Runner) settle(m jetstream.Msg, md *jetstream.MsgMetadata, seq uint64, 
 
 // acked settles a message whose handler succeeded: an Ack, reported as
 // every other decision is.
-func (r *Runner) acked(m jetstream.Msg, seq, n uint64, took time.Duration) {
+func (r *Runner) acked(m jetstream.Msg, seq, n uint64, stored int64, took time.Duration) {
 	ev := r.succeeded(m, seq, n, took)
 	// The Ack in plain sight: retrylint infers from it that a handler's
 	// nil is acked (its own runner is a bus like any other).
 	ev.AckErr = m.Ack()
 	r.report(ev)
+	r.forget(seq, stored, n)
 }
 
 // ackedConfirmed is acked under WithConfirmedSettlement.
-func (r *Runner) ackedConfirmed(m jetstream.Msg, seq, n uint64, took time.Duration) {
+func (r *Runner) ackedConfirmed(m jetstream.Msg, seq, n uint64, stored int64, took time.Duration) {
 	r.confirms.send(m.Reply(), ackBody, r.succeeded(m, seq, n, took))
+	r.forget(seq, stored, n)
 }
 
-// succeeded forgets the failures of a message about to be acked and
-// returns the event of its Ack.
+// succeeded returns the event of the Ack of a message whose handler
+// succeeded.
 func (r *Runner) succeeded(m jetstream.Msg, seq, n uint64, took time.Duration) Event {
-	if n > 1 {
-		r.fails.forget(seq)
-	}
 	return Event{
 		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
 		StreamSeq: seq, NumDelivered: n, HandlerTime: took,
@@ -189,15 +226,20 @@ func (r *Runner) invoke(ctx context.Context, m jetstream.Msg) (err error) {
 func (r *Runner) apply(m jetstream.Msg, seq uint64, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr error, s send) {
 	switch d.Action {
 	case ActionAck:
-		if in.NumDelivered > 1 {
-			r.fails.forget(seq)
+		if in.Ran && in.cause() != nil {
+			r.log.Info("bus: discarded by its class policy", "seq", seq, "subject", m.Subject(),
+				"delivered", md.NumDelivered, "class", d.Class, "reason", d.Reason, "err", in.cause())
 		}
+		r.forget(seq, md.Timestamp.UnixNano(), in.NumDelivered)
 		return d, nil, send{kind: sendAck}
 	case ActionNakWithDelay, ActionNak:
 		if d.Class != ClassShutdown {
-			r.fails.record(md.Sequence.Stream, time.Now())
+			// Recorded before the Nak: the redelivery, here or on another
+			// instance, reads it.
+			r.record(md, in, d)
 			r.log.Debug("bus: redeliver", "seq", md.Sequence.Stream, "delivered", md.NumDelivered,
-				"class", d.Class, "delay", d.Requested, "sent", d.Delay, "err", in.cause())
+				"class", d.Class, "delay", d.Requested, "sent", d.Delay, "attempt", d.Budget.Attempt,
+				"attempts_left", d.Budget.AttemptsLeft, "budget_left", d.Budget.Left, "err", in.cause())
 		}
 		return d, nil, nakAfter(d.Delay)
 	case ActionDeadLetter:
@@ -222,7 +264,11 @@ func nakAfter(d time.Duration) send {
 // If the write fails, m is redelivered after the dead-letter retry delay and
 // is not terminated.
 func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, d Decision) (done Decision, dlqErr error, s send) {
-	return r.writeThenTerm(m, md, in, verdict{decision: d, entry: r.evidence(m, md, in, d, time.Now()), cause: in.cause()})
+	now := in.Now
+	if now.IsZero() {
+		now = r.now()
+	}
+	return r.writeThenTerm(m, md, in, verdict{decision: d, entry: r.evidence(m, md, in, d, now), cause: in.cause()})
 }
 
 // writeThenTerm writes e and terminates m, or, when the write fails, keeps
@@ -236,6 +282,7 @@ func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in In
 		v.failures++
 		retryIn := r.cfg.nak(md.NumDelivered, v.retryDelay(r.cfg.DeadLetterRetryDelay), 0, ClassDeadLetterFailed, "dead-letter write failed")
 		r.verdicts.keep(md.Sequence.Stream, v)
+		r.recordVerdict(md, in, v)
 		r.log.Error("bus: dead-letter write failed; message kept for redelivery", "seq", md.Sequence.Stream,
 			"class", d.Class, "retry_in", retryIn.Requested, "err", err)
 		if pause := r.outage.failed(time.Now(), r.cfg.DeadLetterRetryDelay, r.maxPause()); pause > 0 {
@@ -243,7 +290,7 @@ func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in In
 		}
 		return retryIn, err, send{kind: sendNakWithDelay, delay: retryIn.Delay}
 	}
-	r.fails.forget(md.Sequence.Stream)
+	r.forget(md.Sequence.Stream, md.Timestamp.UnixNano(), md.NumDelivered)
 	r.outage.succeeded()
 	if r.beforeTerm != nil {
 		r.beforeTerm(e)
@@ -256,16 +303,25 @@ func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in In
 // retryDeadLetter retries the dead letter of a message whose DLQ write
 // failed on an earlier delivery to this runner: the verdict stands, the
 // handler does not run again.
-func (r *Runner) retryDeadLetter(m jetstream.Msg, seq, n uint64, v verdict) {
+//
+// The verdict is this process's (v.entry set), or one read from the
+// ledger (hist), whose entry is built here.
+func (r *Runner) retryDeadLetter(m jetstream.Msg, seq, n uint64, v verdict, hist ledger.Record) {
 	md, err := m.Metadata()
 	if err != nil {
 		r.log.Error("bus: message without JetStream metadata; left for redelivery", "subject", m.Subject(), "err", err)
 		return
 	}
-	e := *v.entry
-	e.Deliveries, e.ConsumerSeq = md.NumDelivered, md.Sequence.Consumer
-	v.entry = &e
-	in := Input{NumDelivered: n, Ran: true, Stopping: r.stopping.Load(), Err: v.cause}
+	in := Input{NumDelivered: n, Ran: true, Stopping: r.stopping.Load(), Err: v.cause,
+		History: hist, HistoryExact: true, Now: r.now(), Stored: md.Timestamp}
+	v.retried = true
+	if v.entry == nil {
+		v.entry = r.evidence(m, md, in, v.decision, in.Now)
+	} else {
+		e := *v.entry
+		e.Deliveries, e.ConsumerSeq = md.NumDelivered, md.Sequence.Consumer
+		v.entry = &e
+	}
 	ev := Event{
 		Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(),
 		StreamSeq: seq, NumDelivered: n, Err: v.cause,

@@ -116,9 +116,9 @@ func (r *Runner) foreignReplay(m jetstream.Msg, seq, n uint64, target string) bo
 	switch state {
 	case targetTakes:
 		if r.confirmJS != nil {
-			r.ackedConfirmed(m, seq, n, 0)
+			r.ackedConfirmed(m, seq, n, 0, 0)
 		} else {
-			r.acked(m, seq, n, 0)
+			r.acked(m, seq, n, 0, 0)
 		}
 		return true
 	case targetUnknown:

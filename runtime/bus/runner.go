@@ -69,6 +69,8 @@ type Runner struct {
 	confirmJS      jetstream.JetStream // WithConfirmedSettlement; nil when off
 	confirmTimeout time.Duration
 	beforeTerm     func(*dlq.Entry) // test hook: between the DLQ write and Term
+	ledger         Ledger           // WithLedger; nil when off
+	now            func() time.Time // the clock of decisions (tests set it)
 
 	started  atomic.Bool
 	stopping atomic.Bool
@@ -126,6 +128,7 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 		log:            slog.Default(),
 		confirmTimeout: DefaultConfirmTimeout,
 		stopReq:        make(chan struct{}),
+		now:            time.Now,
 	}
 	for _, opt := range opts {
 		if err := opt(r); err != nil {
@@ -174,6 +177,9 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 	if r.heartbeat == 0 && ackWait > 0 {
 		r.heartbeat = max(ackWait/3, 10*time.Millisecond)
 	}
+	if err := r.checkOptions(info.Name, ackWait); err != nil {
+		return nil, err
+	}
 	r.log = r.log.With("stream", r.stream, "consumer", r.consumer)
 	r.targets.check = r.replayTargetChecker()
 	if r.serverMax == 1 && r.js == nil {
@@ -181,6 +187,52 @@ func NewRunner(ctx context.Context, cons jetstream.Consumer, dead DeadLetterWrit
 			"max_deliver", r.serverMax)
 	}
 	return r, nil
+}
+
+// checkOptions checks the options against each other and against the
+// consumer: each alone is in range, but together some would be silently
+// overridden (a delay above the cap that clamps it) or defeat their
+// purpose (heartbeats slower than the ack wait they must beat). It
+// returns every conflict, joined, each wrapping ErrInvalidOption.
+func (r *Runner) checkOptions(consumer string, ackWait time.Duration) error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalidOption}, args...)...))
+	}
+	c := &r.cfg
+	if c.PoisonDelay > c.MaxNakDelay {
+		bad("poison delay %v is above the max nak delay %v, which would cap it", c.PoisonDelay, c.MaxNakDelay)
+	}
+	if c.DeadLetterRetryDelay > c.MaxNakDelay {
+		bad("dead-letter retry delay %v is above the max nak delay %v, which would cap it", c.DeadLetterRetryDelay, c.MaxNakDelay)
+	}
+	if top := c.Backoff.Step(c.Backoff.MaxAttempts()); top > c.MaxNakDelay {
+		bad("the backoff policy's largest delay %v is above the max nak delay %v, which would cap it", top, c.MaxNakDelay)
+	}
+	for i := range c.Classes {
+		p := &c.Classes[i]
+		for _, d := range p.Delays {
+			if d > c.MaxNakDelay {
+				bad("class policy %q: delay %v is above the max nak delay %v, which would cap it", p.Class, d, c.MaxNakDelay)
+				break
+			}
+		}
+		if p.Backoff != nil {
+			if top := p.Backoff.Step(p.Backoff.MaxAttempts()); top > c.MaxNakDelay {
+				bad("class policy %q: its backoff's largest delay %v is above the max nak delay %v, which would cap it", p.Class, top, c.MaxNakDelay)
+			}
+		}
+		if c.MaxAge > 0 && p.Within >= c.MaxAge {
+			bad("class policy %q: grace window %v is not shorter than the message-age budget %v, so it never ends first", p.Class, p.Within, c.MaxAge)
+		}
+	}
+	if ackWait > 0 && r.heartbeat >= ackWait {
+		bad("heartbeat %v is not shorter than consumer %s's ack wait %v: a message would be redelivered while its handler runs", r.heartbeat, consumer, ackWait)
+	}
+	if r.concurrency > r.pullMax {
+		bad("concurrency %d is above the pull buffer of %d messages: the workers beyond it stay idle", r.concurrency, r.pullMax)
+	}
+	return errors.Join(errs...)
 }
 
 // Config returns the decision configuration the runner uses.

@@ -87,8 +87,14 @@ func testRunner(t testing.TB, j *journal, dead *fakeDLQ, h Handler) *Runner {
 		dlqTimeout:     time.Second,
 		handlerTimeout: DefaultHandlerTimeout,
 		slots:          []*slot{new(slot)},
+		now:            time.Now,
 	}
 	r.cfg.MaxDeliveries = 5
+	p, err := retry.NewPolicy(retry.WithJitter(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.cfg.Backoff = p
 	return r
 }
 
@@ -111,7 +117,7 @@ func TestProcessMapsOutcomes(t *testing.T) {
 	}{
 		{"success", 1, nil, 0, []string{"ack"}},
 		{"delay > 0", 1, retry.RetryAfter(io.EOF, 2*time.Second), 0, []string{"nak 2s"}},
-		{"delay == 0", 1, retry.RetryAfter(io.EOF, 0), 0, []string{"nak"}},
+		{"delay == 0: the policy's delay, not a bare Nak", 1, retry.RetryAfter(io.EOF, 0), 0, []string{"nak 1s"}},
 		{"permanent: write, then term", 1, perm, 0, []string{"dlq-write", "term"}},
 		{"DLQ failure: nak 5s, no term", 1, perm, 1, []string{"dlq-write failed", "nak 5s"}},
 		{"undecodable", 1, Undecodable(io.EOF), 0, []string{"nak 5s"}},
@@ -204,7 +210,7 @@ func TestEvidence(t *testing.T) {
 		if !slices.Equal(e.ErrorTypes, []string{"*retry.PermanentError", "*errors.errorString"}) {
 			t.Fatalf("error types = %q", e.ErrorTypes)
 		}
-		if _, ok := r.fails.first[42]; ok {
+		if _, ok := r.fails.get(42, 0); ok {
 			t.Fatal("first failure still remembered after the dead letter")
 		}
 	})
@@ -285,16 +291,23 @@ func TestHeartbeats(t *testing.T) {
 func TestFailuresStayBounded(t *testing.T) {
 	var f failures
 	now := time.Now()
+	fail := func(seq uint64, at time.Time) {
+		rec, _ := f.get(seq, 7)
+		f.put(seq, 7, rec.Failed("transient", at, 1, "x", nil))
+	}
 	for i := range uint64(maxRemembered * 3) {
-		f.record(i, now)
+		fail(i, now)
 	}
-	if n := len(f.first); n > maxRemembered || n == 0 {
-		t.Fatalf("remembered %d first failures, bound %d", n, maxRemembered)
+	if n := len(f.m); n > maxRemembered || n == 0 {
+		t.Fatalf("remembered %d records, bound %d", n, maxRemembered)
 	}
-	f.record(1<<40, now)
-	f.record(1<<40, now.Add(time.Hour)) // the first failure is kept
+	fail(1<<40, now)
+	fail(1<<40, now.Add(time.Hour)) // the first failure is kept
 	if got := f.firstOr(1<<40, time.Time{}); !got.Equal(now) {
 		t.Fatalf("firstOr = %v, want %v", got, now)
+	}
+	if _, ok := f.get(1<<40, 8); ok {
+		t.Fatal("a record applies to another message with the same sequence")
 	}
 	f.forget(1 << 40)
 	if got := f.firstOr(1<<40, now.Add(time.Minute)); !got.Equal(now.Add(time.Minute)) {

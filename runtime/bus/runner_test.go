@@ -42,13 +42,13 @@ func TestRedeliveryHonoursTheErrorDelay(t *testing.T) {
 		case 1:
 			return fmt.Errorf("reserve stock: %w", retry.RetryAfter(io.ErrUnexpectedEOF, time.Second))
 		case 2:
-			return retry.RetryAfter(io.ErrUnexpectedEOF, 0)
+			return retry.RetryAfter(io.ErrUnexpectedEOF, 500*time.Millisecond)
 		}
 		return nil
 	})
 	e.publish("orders.1", "x", nil)
 	evs := rec.wait(t, 15*time.Second, "3 deliveries", count(3))
-	if got, want := actions(evs), []string{"nak-delay 1s", "nak", "ack"}; !slices.Equal(got, want) {
+	if got, want := actions(evs), []string{"nak-delay 1s", "nak-delay 500ms", "ack"}; !slices.Equal(got, want) {
 		t.Fatalf("actions = %q, want %q", got, want)
 	}
 	// Generous bounds: the delay is honoured (not an immediate redelivery),
@@ -56,8 +56,8 @@ func TestRedeliveryHonoursTheErrorDelay(t *testing.T) {
 	if g := d.gap(1, 2); g < 900*time.Millisecond || g > 10*time.Second {
 		t.Fatalf("redelivery after NakWithDelay(1s) came after %v", g)
 	}
-	if g := d.gap(2, 3); g > 10*time.Second {
-		t.Fatalf("redelivery after Nak came after %v", g)
+	if g := d.gap(2, 3); g < 400*time.Millisecond || g > 10*time.Second {
+		t.Fatalf("redelivery after NakWithDelay(500ms) came after %v", g)
 	}
 }
 
@@ -305,5 +305,35 @@ func TestReplayedMessageIsProcessedAgain(t *testing.T) {
 	}
 	if got := e.entries(); len(got) != 0 {
 		t.Fatalf("DLQ holds %d entries after replay with delete", len(got))
+	}
+}
+
+// TestRetryAfterZeroIsNotABareNakLoop: a handler that keeps asking for a
+// retry at once (RetryAfter(err, 0)) is paced by the backoff policy (a
+// five-minute step here): the server counts one delivery and the message
+// waits, instead of a bare Nak bringing it straight back, again and
+// again, up to the delivery cap.
+func TestRetryAfterZeroIsNotABareNakLoop(t *testing.T) {
+	e := newEnv(t)
+	cons := e.consumer(bus.ConsumerConfig("worker"))
+	policy, err := retry.NewPolicy(retry.WithBase(5*time.Minute), retry.WithCap(5*time.Minute), retry.WithJitter(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	_, rec := e.start(cons, func(context.Context, bus.Msg) error {
+		calls.Add(1)
+		return retry.RetryAfter(errors.New("optimistic lock lost"), 0)
+	}, bus.WithBackoff(policy))
+	e.publish("orders.1", "{}", nil)
+	evs := rec.wait(t, 10*time.Second, "the first failure", count(1))
+	if evs[0].Decision.Action != bus.ActionNakWithDelay || evs[0].Decision.Delay != 5*time.Minute {
+		t.Fatalf("decision: %s", describe(evs))
+	}
+	time.Sleep(time.Second) // a bare Nak loop comes back within milliseconds
+	info := e.info(cons)
+	if info.Delivered.Consumer != 1 || info.NumAckPending != 1 || calls.Load() != 1 {
+		t.Fatalf("the server delivered %d times (%d ack pending), the handler ran %d times; want 1 delivery, waiting",
+			info.Delivered.Consumer, info.NumAckPending, calls.Load())
 	}
 }

@@ -19,6 +19,9 @@ const (
 	HeaderConsumerSeq  = "Dlq-Consumer-Seq"  // consumer sequence of the last delivery
 	HeaderStored       = "Dlq-Stored"        // when the original was stored (RFC 3339)
 	HeaderDeliveries   = "Dlq-Deliveries"    // delivery count when it was given up
+	HeaderAttempts     = "Dlq-Attempts"      // attempt number of the delivery that gave up (releases and snoozes not counted)
+	HeaderBudget       = "Dlq-Budget"        // the retry budget that ran out: attempts, grace, age, deliveries, backoff
+	HeaderBudgetEnd    = "Dlq-Budget-End"    // when that budget ended, for a time budget (RFC 3339)
 	HeaderFirstFailure = "Dlq-First-Failure" // first failure seen (RFC 3339)
 	HeaderLastFailure  = "Dlq-Last-Failure"  // failure that dead-lettered it (RFC 3339)
 	HeaderClass        = "Dlq-Class"         // classification, such as "permanent"
@@ -61,7 +64,10 @@ type Entry struct {
 
 	// Why it was given up.
 	Deliveries   uint64        // delivery count at the time
-	FirstFailure time.Time     // first failure the writer saw (bus: in this process; LastFailure if none earlier)
+	Attempts     uint64        // attempt number at the time: failed attempts, not releases or snoozes (bus); 0 if unknown
+	Budget       string        // the retry budget that ran out (bus: attempts, grace, age, deliveries, backoff); "" for none
+	BudgetEnd    time.Time     // when that budget ended, for a time budget (a grace window, the message-age budget)
+	FirstFailure time.Time     // first failure the writer knew of (bus: from its ledger, else this process; LastFailure if none earlier)
 	LastFailure  time.Time     // the failure that dead-lettered it
 	Class        string        // classification, such as "permanent"
 	RetryDelay   time.Duration // delay the error carried, if any
@@ -166,6 +172,11 @@ func (e *Entry) header() nats.Header {
 	set(HeaderConsumerSeq, strconv.FormatUint(e.ConsumerSeq, 10))
 	set(HeaderStored, timeText(e.Stored))
 	set(HeaderDeliveries, strconv.FormatUint(e.Deliveries, 10))
+	if e.Attempts > 0 {
+		set(HeaderAttempts, strconv.FormatUint(e.Attempts, 10))
+	}
+	set(HeaderBudget, escaper.Replace(e.Budget))
+	set(HeaderBudgetEnd, timeText(e.BudgetEnd))
 	set(HeaderFirstFailure, timeText(e.FirstFailure))
 	set(HeaderLastFailure, timeText(e.LastFailure))
 	set(HeaderClass, escaper.Replace(e.Class))
@@ -203,6 +214,7 @@ func Decode(h nats.Header, data []byte, seq uint64, written time.Time) (*Entry, 
 		Stream:   h.Get(HeaderStream),
 		Consumer: h.Get(HeaderConsumer),
 		Class:    unescaper.Replace(h.Get(HeaderClass)),
+		Budget:   unescaper.Replace(h.Get(HeaderBudget)),
 		Error:    unescaper.Replace(h.Get(HeaderError)),
 		Handler:  unescaper.Replace(h.Get(HeaderHandler)),
 		Data:     data,
@@ -235,6 +247,8 @@ func Decode(h nats.Header, data []byte, seq uint64, written time.Time) (*Entry, 
 	e.StreamSeq = num(HeaderStreamSeq)
 	e.ConsumerSeq = num(HeaderConsumerSeq)
 	e.Deliveries = num(HeaderDeliveries)
+	e.Attempts = num(HeaderAttempts)
+	e.BudgetEnd = when(HeaderBudgetEnd)
 	e.OriginalSize = int(num(HeaderOriginalSize))
 	e.Reduced = h.Get(HeaderReduced) == "true"
 	e.ReducedWhy = unescaper.Replace(h.Get(HeaderReducedWhy))

@@ -293,7 +293,8 @@ func (s *Store) writeMinimal(ctx context.Context, e *Entry, why string) error {
 	m := &Entry{
 		Subject: e.Subject, Stream: e.Stream, Consumer: e.Consumer,
 		StreamSeq: e.StreamSeq, ConsumerSeq: e.ConsumerSeq, Stored: e.Stored,
-		Deliveries: e.Deliveries, FirstFailure: e.FirstFailure, LastFailure: e.LastFailure,
+		Deliveries: e.Deliveries, Attempts: e.Attempts, Budget: e.Budget, BudgetEnd: e.BudgetEnd,
+		FirstFailure: e.FirstFailure, LastFailure: e.LastFailure,
 		Class: e.Class, RetryDelay: e.RetryDelay, Handler: e.Handler,
 		Reduced: true, ReducedWhy: why,
 	}

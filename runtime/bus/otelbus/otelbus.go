@@ -1,15 +1,21 @@
 // Package otelbus connects a bus.Runner to OpenTelemetry: a span per
 // delivery, whose parent is the trace context the message carries and
-// whose attributes are the runner's decision; trace context injected into
-// dead-letter entries, so that a replay continues the trace; and metrics
-// of deliveries by outcome, handler time, DLQ writes and failures, and
-// redelivery delays, and heartbeats. It is a package of its own so that users of package
-// bus who do not want OpenTelemetry do not import it.
+// whose attributes are the runner's decision and what is left of the
+// message's retries (bus.class, bus.attempt, bus.attempts_left,
+// bus.delay_s, bus.budget_left_s, bus.budget_end, bus.budget_ended);
+// trace context injected into dead-letter entries, so that a replay
+// continues the trace; and metrics of deliveries by outcome, handler time,
+// DLQ writes and failures, redelivery delays, heartbeats, attempts and
+// what is left of them (bus.retry.attempt, bus.retry.attempts_left,
+// bus.retry.budget_left, by action and class), and the DLQ's depth read
+// from the server (DLQDepth). It is a package of its own so that users of
+// package bus who do not want OpenTelemetry do not import it.
 //
 //	inst, err := otelbus.New(otel.GetTracerProvider(), otel.GetMeterProvider(), otel.GetTextMapPropagator())
 //	r, err := bus.NewRunner(ctx, cons, inst.DeadLetterWriter(store),
 //		bus.Chain(handler, inst.Middleware()), bus.WithObserver(inst.Observe),
 //		bus.WithHeartbeatObserver(inst.ObserveHeartbeat))
+//	reg, err := inst.DLQDepth(store) // the bus.dlq.depth gauge; reg.Unregister() when done
 //
 // The middleware starts the span before the handler runs (so the
 // handler's own spans are its children) and the observer ends it once the
@@ -22,6 +28,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -54,6 +61,10 @@ type Instrumentation struct {
 	dlqWrites   metric.Int64Counter
 	nakDelay    metric.Float64Histogram
 	heartbeats  metric.Int64Counter
+	attempts    metric.Int64Histogram
+	left        metric.Int64Histogram
+	budgetLeft  metric.Float64Histogram
+	meter       metric.Meter
 
 	mu   sync.Mutex
 	open map[delivery]trace.Span
@@ -71,7 +82,7 @@ func New(tp trace.TracerProvider, mp metric.MeterProvider, prop propagation.Text
 		return nil, fmt.Errorf("otelbus: nil provider or propagator")
 	}
 	m := mp.Meter(ScopeName)
-	in := &Instrumentation{tracer: tp.Tracer(ScopeName), prop: prop, open: make(map[delivery]trace.Span)}
+	in := &Instrumentation{tracer: tp.Tracer(ScopeName), prop: prop, open: make(map[delivery]trace.Span), meter: m}
 	var err error
 	if in.deliveries, err = m.Int64Counter("bus.deliveries",
 		metric.WithDescription("Deliveries handled, by the runner's action and class.")); err != nil {
@@ -91,6 +102,18 @@ func New(tp trace.TracerProvider, mp metric.MeterProvider, prop propagation.Text
 	}
 	if in.heartbeats, err = m.Int64Counter("bus.heartbeats",
 		metric.WithDescription("InProgress heartbeats sent for long handler calls, by result (ok or failed).")); err != nil {
+		return nil, err
+	}
+	if in.attempts, err = m.Int64Histogram("bus.retry.attempt",
+		metric.WithDescription("Attempt number of each failed or snoozed delivery (releases and snoozes are not attempts), by action and class.")); err != nil {
+		return nil, err
+	}
+	if in.left, err = m.Int64Histogram("bus.retry.attempts_left",
+		metric.WithDescription("Attempts left under the tightest cap after each failed or snoozed delivery, by action and class (0: given up).")); err != nil {
+		return nil, err
+	}
+	if in.budgetLeft, err = m.Float64Histogram("bus.retry.budget_left", metric.WithUnit("s"),
+		metric.WithDescription("Time left of the tightest time budget (grace window, message age) after each failed or snoozed delivery under one, by action and class.")); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -124,6 +147,12 @@ func (in *Instrumentation) Middleware() bus.Middleware {
 					attribute.Int64("messaging.nats.stream.sequence", int64(md.Sequence.Stream)),
 					attribute.Int64("messaging.nats.delivered", int64(md.NumDelivered)),
 				))
+			if a, ok := bus.AttemptFromContext(ctx); ok {
+				span.SetAttributes(attribute.Int("bus.attempt", a.Number))
+				if !a.AgeBudgetEnd.IsZero() {
+					span.SetAttributes(attribute.String("bus.budget_end", a.AgeBudgetEnd.UTC().Format(time.RFC3339Nano)))
+				}
+			}
 			in.keep(delivery{md.Stream, md.Consumer, md.Sequence.Stream, md.NumDelivered}, span)
 			return next(ctx, msg)
 		}
@@ -176,7 +205,19 @@ func (in *Instrumentation) Observe(ev bus.Event) {
 	span.SetAttributes(outcome...)
 	span.SetAttributes(attribute.String("bus.reason", ev.Decision.Reason))
 	if ev.Decision.Delay > 0 {
-		span.SetAttributes(attribute.String("bus.delay", ev.Decision.Delay.String()))
+		span.SetAttributes(attribute.String("bus.delay", ev.Decision.Delay.String()),
+			attribute.Float64("bus.delay_s", ev.Decision.Requested.Seconds()))
+	}
+	b := ev.Decision.Budget
+	if b.Attempt > 0 {
+		span.SetAttributes(attribute.Int("bus.attempt", b.Attempt), attribute.Int("bus.attempts_left", b.AttemptsLeft))
+		if !b.End.IsZero() {
+			span.SetAttributes(attribute.Float64("bus.budget_left_s", b.Left.Seconds()),
+				attribute.String("bus.budget_end", b.End.UTC().Format(time.RFC3339Nano)))
+		}
+		if b.Ended != "" {
+			span.SetAttributes(attribute.String("bus.budget_ended", b.Ended))
+		}
 	}
 	if ev.Err != nil {
 		span.RecordError(ev.Err)
@@ -198,6 +239,47 @@ func (in *Instrumentation) Observe(ev bus.Event) {
 	if ev.Decision.Action == bus.ActionNakWithDelay {
 		in.nakDelay.Record(ctx, ev.Decision.Delay.Seconds(), metric.WithAttributes(outcome...))
 	}
+	if b.Attempt > 0 {
+		in.attempts.Record(ctx, int64(b.Attempt), metric.WithAttributes(outcome...))
+		in.left.Record(ctx, int64(b.AttemptsLeft), metric.WithAttributes(outcome...))
+		if !b.End.IsZero() {
+			in.budgetLeft.Record(ctx, b.Left.Seconds(), metric.WithAttributes(outcome...))
+		}
+	}
+}
+
+// DepthReader reports how many messages a DLQ holds. *dlq.Store
+// implements it.
+type DepthReader interface {
+	Name() string
+	Depth(ctx context.Context) (uint64, error)
+}
+
+// DLQDepth registers bus.dlq.depth, a gauge of the messages the DLQ
+// stream holds, read from the server at each collection (one stream info
+// request): dead letters waiting for an operator, which no delivery metric
+// shows once they are written. Unregister it with the Registration.
+func (in *Instrumentation) DLQDepth(dlqs ...DepthReader) (metric.Registration, error) {
+	if len(dlqs) == 0 || slices.Contains(dlqs, nil) {
+		return nil, fmt.Errorf("otelbus: DLQDepth needs DLQs")
+	}
+	g, err := in.meter.Int64ObservableGauge("bus.dlq.depth",
+		metric.WithDescription("Messages in the DLQ stream, read from the server at each collection."))
+	if err != nil {
+		return nil, err
+	}
+	return in.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
+		var errs []error
+		for _, d := range dlqs {
+			n, err := d.Depth(ctx)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			o.ObserveInt64(g, int64(min(n, 1<<63-1)), metric.WithAttributes(attribute.String("dlq.stream", d.Name())))
+		}
+		return errors.Join(errs...)
+	}, g)
 }
 
 // DeadLetterWriter wraps w: each entry carries the trace context of the

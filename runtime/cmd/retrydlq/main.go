@@ -267,6 +267,10 @@ func (c *command) run(ctx context.Context) error {
 func (c *command) list(ctx context.Context, store *dlq.Store) error {
 	var chosen []*dlq.Entry
 	for e, err := range store.Entries(ctx) {
+		if errors.Is(err, dlq.ErrNotEntry) {
+			c.notEntry(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -293,6 +297,10 @@ func (c *command) list(ctx context.Context, store *dlq.Store) error {
 func (c *command) replay(ctx context.Context, store *dlq.Store) error {
 	var total int
 	for e, err := range store.Entries(ctx) {
+		if errors.Is(err, dlq.ErrNotEntry) {
+			c.notEntry(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -341,6 +349,10 @@ func (c *command) replay(ctx context.Context, store *dlq.Store) error {
 func (c *command) purge(ctx context.Context, store *dlq.Store) error {
 	var seqs []uint64
 	for e, err := range store.Entries(ctx) {
+		if errors.Is(err, dlq.ErrNotEntry) {
+			c.notEntry(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -357,6 +369,12 @@ func (c *command) purge(ctx context.Context, store *dlq.Store) error {
 	return nil
 }
 
+// notEntry notes, on stderr, a message of the DLQ stream that is not an
+// entry: it is left alone, and the entries after it are still read.
+func (c *command) notEntry(err error) {
+	fmt.Fprintf(c.stderr, "retrydlq %s: skipped a message that is not a DLQ entry: %v\n", c.name, err)
+}
+
 func (c *command) printJSON(v any) error {
 	enc := json.NewEncoder(c.stdout)
 	enc.SetIndent("", "  ")
@@ -370,6 +388,13 @@ func entryJSON(e *dlq.Entry, full bool) map[string]any {
 		"stream_seq": e.StreamSeq, "deliveries": e.Deliveries, "class": e.Class, "error": e.Error,
 		"error_types": e.ErrorTypes, "handler": e.Handler, "first_failure": e.FirstFailure.UTC(),
 		"last_failure": e.LastFailure.UTC(), "truncated": e.Truncated(), "reduced": e.Reduced,
+		"attempts": e.Attempts,
+	}
+	if e.Budget != "" {
+		m["budget"] = e.Budget
+	}
+	if !e.BudgetEnd.IsZero() {
+		m["budget_end"] = e.BudgetEnd.UTC()
 	}
 	if e.RetryDelay > 0 {
 		m["retry_delay"] = e.RetryDelay.String()
@@ -390,6 +415,8 @@ func printEntry(w io.Writer, e *dlq.Entry) {
 		{"origin", fmt.Sprintf("%s seq %d, consumer %s", e.Stream, e.StreamSeq, e.Consumer)},
 		{"class", e.Class},
 		{"deliveries", strconv.FormatUint(e.Deliveries, 10)},
+		{"attempts", strconv.FormatUint(e.Attempts, 10)},
+		{"budget", budgetText(e)},
 		{"handler", e.Handler},
 		{"failures", fmt.Sprintf("%s to %s", e.FirstFailure.UTC().Format(time.RFC3339), e.LastFailure.UTC().Format(time.RFC3339))},
 		{"error types", strings.Join(e.ErrorTypes, ", ")},
@@ -411,6 +438,17 @@ func printEntry(w io.Writer, e *dlq.Entry) {
 	default:
 		fmt.Fprintf(w, "payload:\n%s\n", e.Data)
 	}
+}
+
+// budgetText says which retry budget ran out, and when it ended.
+func budgetText(e *dlq.Entry) string {
+	switch {
+	case e.Budget == "":
+		return "-"
+	case e.BudgetEnd.IsZero():
+		return e.Budget
+	}
+	return e.Budget + " (ended " + e.BudgetEnd.UTC().Format(time.RFC3339Nano) + ")"
 }
 
 // firstLine returns s's first line, at most n runes.

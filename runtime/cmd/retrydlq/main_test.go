@@ -209,3 +209,37 @@ func TestUsageErrors(t *testing.T) {
 		t.Error("subject patterns")
 	}
 }
+
+// TestAForeignMessageInTheDLQ: a message that is not an entry, published
+// into the DLQ stream between the entries, is skipped with a note on
+// stderr: list still shows every entry after it, and purge deletes the
+// entries and leaves it, as the server's stream tells.
+func TestAForeignMessageInTheDLQ(t *testing.T) {
+	url, js, store := fixture(t)
+	ctx := t.Context()
+	if _, err := js.Publish(ctx, "dlq.not.an.entry", []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	last := dlq.Entry{Subject: "orders.late", Stream: "ORDERS", Consumer: "billing", StreamSeq: 9, Stored: now,
+		Class: "permanent", Error: "after the foreign one", FirstFailure: now, LastFailure: now}
+	if err := store.Write(ctx, &last); err != nil {
+		t.Fatal(err)
+	}
+	r := runCmd(t, "list", "-server", url)
+	if r.code != 0 || strings.Count(r.stdout, "\n") != 5 || !strings.Contains(r.stdout, "orders.late") ||
+		!strings.Contains(r.stderr, "not a DLQ entry") {
+		t.Fatalf("list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCmd(t, "purge", "-server", url, "-yes"); r.code != 0 || r.stdout != "purged 4 entries\n" {
+		t.Fatalf("purge: %+v", r)
+	}
+	st, err := js.Stream(ctx, store.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil || info.State.Msgs != 1 {
+		t.Fatalf("the DLQ stream holds %v messages after the purge, want the foreign one (%v)", info.State.Msgs, err)
+	}
+}
