@@ -64,6 +64,9 @@ type Config struct {
 	// must report what a //nolint covers, or nolintlint would call the
 	// directive unused (and its fix would delete it).
 	Nolint bool
+	// Exclude names the files whose findings no check reports (nor the
+	// directives meta check); each check has an Exclude of its own too.
+	Exclude Globs
 }
 
 // DefaultConfig returns the configuration CONTRACT.md specifies.
@@ -97,6 +100,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		"regexp over names of functions and methods that decode a message's payload (default "+DefaultDecodePattern+")")
 	fs.Var(profileFiles{&c.Profiles}, FlagProfiles,
 		"comma-separated JSON files describing more message libraries (package profile), after the built-in NATS and JetStream")
+	fs.Var(&c.Exclude, FlagExclude,
+		"comma-separated path globs (** for any directories) of files no check reports on; a relative glob matches at any depth")
 }
 
 // profileFiles is the list of profile files, as a flag: setting it loads

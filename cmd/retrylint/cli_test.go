@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -351,4 +352,43 @@ func runEnv(t *testing.T, dir string, env []string, args ...string) result {
 		t.Fatalf("%s %v: %v", binary, args, err)
 	}
 	return result{stdout.String(), stderr.String(), code}
+}
+
+// TestSuppressionFailsClosed: through the command line and go vet alike,
+// a directive with a misspelled check list suppresses nothing and is
+// reported; a file-ignore and .retrylint.yaml's exclude (top level and
+// per check, relative to the file, with -C from elsewhere) keep findings
+// out; an exclusion that names nothing is one line and exit 2.
+func TestSuppressionFailsClosed(t *testing.T) {
+	dir := fixModule(t)
+	flat := func(name string) string {
+		return "package " + name + "\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\n" +
+			"type E struct{}\n\nfunc (E) Error() string { return \"busy\" }\n\nfunc (E) RetryDelay() time.Duration { return time.Second }\n\n" +
+			"func F() error { return fmt.Errorf(\"f: %v\", E{}) }\n"
+	}
+	writeFiles(t, dir, map[string]string{
+		"typo.go":          "package fixdemo\n\nimport \"fmt\"\n\nfunc C() error {\n\t//retrylint:ignore retryflaten,barenak the caller retries\n\treturn fmt.Errorf(\"c: %v\", produce())\n}\n",
+		"legacy/legacy.go": flat("legacy"),
+		"gen/gen.go":       flat("gen"),
+		"filed/filed.go":   "//retrylint:file-ignore retryflatten operators read the text\n\n" + flat("filed"),
+		".retrylint.yaml":  "exclude: [legacy]\nretryflatten:\n  exclude: [\"gen/*.go\", fixdemo.go]\n",
+	})
+	want := []string{
+		"typo.go:6:2: //retrylint:ignore names unknown check \"retryflaten\" and suppresses nothing: correct it to retryflatten (checks: retryflatten, termbeforedlq, barenak, ackretryable, dlqunchecked, poisonack)",
+		"typo.go:7:9: retryable error produce() formatted with %v loses its retry delay: wrap it with %w",
+	}
+	r := runIn(t, t.TempDir(), binary, "-C", dir, "./...")
+	if got := findings(r.stdout); r.code != 3 || !slices.Equal(got, want) {
+		t.Errorf("command line: exit %d\n%q\nwant\n%q\n%s", r.code, got, want, r.stderr)
+	}
+	vet := runIn(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	if got := findings(vet.stderr); !slices.Equal(got, want) {
+		t.Errorf("go vet: %q\nwant %q\n%s", got, want, vet.stderr)
+	}
+	writeFiles(t, dir, map[string]string{".retrylint.yaml": "exclude: [legacy, lgeacy/**]\n"})
+	r = runIn(t, dir, binary, "./...")
+	cfg := filepath.Join(dir, ".retrylint.yaml")
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, cfg+`:1: exclude: "lgeacy/**" matches nothing`) {
+		t.Errorf("an exclusion that names nothing: exit %d, stderr %q", r.code, r.stderr)
+	}
 }
