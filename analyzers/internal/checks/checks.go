@@ -74,7 +74,7 @@ func New(model *analysis.Analyzer, spec Spec) *analysis.Analyzer {
 		},
 	}
 	a.Flags.Var(exclude, contract.FlagExclude,
-		"comma-separated path globs (** for any directories) of files "+spec.Name+" does not report on; a relative glob matches at any depth")
+		"comma-separated path `globs` (** for any directories) of files "+spec.Name+" does not report on; a relative glob matches at any depth")
 	return a
 }
 
