@@ -392,3 +392,83 @@ func TestSuppressionFailsClosed(t *testing.T) {
 		t.Errorf("an exclusion that names nothing: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestCIFormatsInNestedModule: with -C into a module below the repository
+// root, SARIF and GitHub annotations name files from the git work tree's
+// top level (what code scanning and annotations resolve), or after
+// -path-prefix; SARIF results carry their region's end and their
+// suggested fixes.
+func TestCIFormatsInNestedModule(t *testing.T) {
+	repo := t.TempDir()
+	mod := fixModule(t)
+	files := make(map[string]string)
+	for _, name := range []string{"go.mod", "fixdemo.go"} {
+		data, err := os.ReadFile(filepath.Join(mod, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["services/orders/"+name] = string(data)
+	}
+	writeFiles(t, repo, files)
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	const file = "services/orders/fixdemo.go"
+
+	r := runIn(t, repo, binary, "-C", "services/orders", "-format=github", "./...")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "::warning file="+file+",line=16,") {
+		t.Errorf("github: exit %d, want annotations of %s:\n%s%s", r.code, file, r.stdout, r.stderr)
+	}
+	r = runIn(t, repo, binary, "-C", "services/orders", "-format=github", "-path-prefix=svc/x", "./...")
+	if !strings.HasPrefix(r.stdout, "::warning file=svc/x/fixdemo.go,line=16,") {
+		t.Errorf("github with -path-prefix: want svc/x/fixdemo.go:\n%s%s", r.stdout, r.stderr)
+	}
+
+	r = runIn(t, t.TempDir(), binary, "-C", filepath.Join(repo, "services", "orders"), "-format=sarif", "./...")
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn, EndLine, EndColumn int }
+					}
+				}
+				Fixes []struct {
+					Description     struct{ Text string }
+					ArtifactChanges []struct {
+						ArtifactLocation struct{ URI string }
+						Replacements     []struct {
+							DeletedRegion   struct{ ByteOffset, ByteLength int }
+							InsertedContent struct{ Text string }
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != 2 {
+		t.Fatalf("sarif: exit %d, %v, want two results:\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	fixes := 0
+	for _, res := range log.Runs[0].Results {
+		loc := res.Locations[0].PhysicalLocation
+		if loc.ArtifactLocation.URI != file {
+			t.Errorf("sarif: uri %q, want %q", loc.ArtifactLocation.URI, file)
+		}
+		if reg := loc.Region; reg.EndLine != reg.StartLine || reg.EndColumn <= reg.StartColumn {
+			t.Errorf("sarif: region %+v has no end after its start", reg)
+		}
+		for _, fix := range res.Fixes {
+			fixes++
+			ch := fix.ArtifactChanges
+			if fix.Description.Text == "" || len(ch) != 1 || ch[0].ArtifactLocation.URI != file || len(ch[0].Replacements) == 0 ||
+				ch[0].Replacements[0].DeletedRegion.ByteOffset == 0 || ch[0].Replacements[0].InsertedContent.Text != "w" {
+				t.Errorf("sarif: fix %+v, want the %%v to %%w edit of %s", fix, file)
+			}
+		}
+	}
+	if fixes != 1 {
+		t.Errorf("sarif: %d fixes, want the one of the %%v finding", fixes)
+	}
+}

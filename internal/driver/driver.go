@@ -98,6 +98,7 @@ type runner struct {
 	tags     string // -tags, for the build
 	modfile  string // -modfile, for the build
 	baseline string // -baseline: findings recorded there are not reported
+	prefix   string // -path-prefix: SARIF and GitHub paths are relative to the working directory, after it
 	dir      string // -C: the directory to run in
 	tests    bool
 	fix      bool // -fix: apply the suggested fixes, then report what remains (fix.go)
@@ -128,7 +129,7 @@ func (r *runner) failEmpty(status int, format string, args ...any) int {
 	case formatJSON:
 		printJSON(r.stdout, nil)
 	case formatSARIF:
-		printSARIF(r.stdout, r.selected(), nil)
+		printSARIF(r.stdout, r.outputPaths(), r.selected(), nil)
 	}
 	return r.fail(status, format, args...)
 }
@@ -182,6 +183,7 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	fs.StringVar(&r.dir, "C", "", "change to `dir` before loading (a module below the repository root, as go -C)")
 	fs.StringVar(&r.tags, "tags", "", "comma-separated build `tags`, as go build -tags")
 	fs.StringVar(&r.baseline, "baseline", "", "a baseline `file`: if missing, record the findings there; if present, report only findings it does not hold")
+	fs.StringVar(&r.prefix, "path-prefix", "", "in -format=sarif and github output, name files by their path from the working directory after `prefix` (default: their path from the git work tree's top level)")
 	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod `file`, as go build -modfile (go.sum beside it)")
 	fs.Int("c", -1, "accepted for compatibility with go vet; context lines are not printed")
 	fs.BoolVar(&r.cache, "cache", true, "replay the results of unchanged packages (same binary, flags, configuration, environment and sources); -cache=false analyzes anew")
@@ -401,9 +403,9 @@ func (r *runner) report(out *outcome) int {
 	case formatText:
 		printText(r.stdout, findings)
 	case formatGitHub:
-		printGitHub(r.stdout, findings)
+		printGitHub(r.stdout, r.outputPaths(), findings)
 	case formatSARIF:
-		if err := printSARIF(r.stdout, r.selected(), findings); err != nil {
+		if err := printSARIF(r.stdout, r.outputPaths(), r.selected(), findings); err != nil {
 			return r.fail(ExitFailure, "%v", err)
 		}
 	}
@@ -579,12 +581,15 @@ func andMore(n int) string {
 type finding struct {
 	analyzer string
 	posn     token.Position
+	end      token.Position // posn when the diagnostic has no end
 	message  string
 	related  []relatedFinding
+	fixes    []jsonSuggestedFix
 }
 
 type relatedFinding struct {
 	posn    token.Position
+	end     token.Position
 	message string
 }
 

@@ -23,7 +23,7 @@ type flagGroup struct {
 // groups of their own.
 func ownFlagGroups() []flagGroup {
 	return []flagGroup{
-		{"Output", []string{"format", "json", "baseline"}},
+		{"Output", []string{"format", "json", "baseline", "path-prefix"}},
 		{"Fixes", []string{"fix", "diff"}},
 		{"Loading", []string{"C", "config", "tags", "modfile", "test", "cache"}},
 		{"Other", []string{"version", "c"}},
