@@ -1,11 +1,16 @@
 // Package plugin registers retrylint as a golangci-lint module plugin.
 //
-// Build a golangci-lint with it (golangci-lint custom, .custom-gcl.yml):
+// Build a golangci-lint with it (golangci-lint custom, .custom-gcl.yml),
+// from a checkout of the repository at a pinned commit (no version is on
+// the module proxy yet; see RELEASING.md):
 //
 //	version: v2.15.0
 //	plugins:
 //	  - module: github.com/retrylint/retrylint/plugin
-//	    version: latest
+//	    path: ../retrylint/plugin
+//	  - module: github.com/retrylint/retrylint
+//	    import: github.com/retrylint/retrylint/analyzers/suite
+//	    path: ../retrylint
 //
 // The plugin is a module of its own, requiring the linter module and
 // plugin-module-register only: building it in adds nothing of the runtime

@@ -64,6 +64,9 @@ type Config struct {
 	// must report what a //nolint covers, or nolintlint would call the
 	// directive unused (and its fix would delete it).
 	Nolint bool
+	// Exclude names the files whose findings no check reports (nor the
+	// directives meta check); each check has an Exclude of its own too.
+	Exclude Globs
 }
 
 // DefaultConfig returns the configuration CONTRACT.md specifies.
@@ -84,19 +87,21 @@ func DefaultConfig() *Config {
 // a one-line error instead of falling back to a default.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.Var(identValue{&c.CarrierMethod}, FlagCarrierMethod,
-		"method name that makes a type a retry carrier: NAME() time.Duration (default "+DefaultCarrierMethod+")")
+		"method `name` that makes a type a retry carrier: NAME() time.Duration (default "+DefaultCarrierMethod+")")
 	fs.Var(regexpValue{&c.DLQName}, FlagDLQPattern,
-		"regexp over function, method, field and receiver names that write a DLQ (default "+DefaultDLQPattern+")")
+		"`regexp` over function, method, field and receiver names that write a DLQ (default "+DefaultDLQPattern+")")
 	fs.Var(regexpValue{&c.DLQSubject}, FlagDLQSubjectPattern,
-		"regexp over constant parts of publish subjects that name a DLQ (default "+DefaultDLQSubjectPattern+")")
+		"`regexp` over constant parts of publish subjects that name a DLQ (default "+DefaultDLQSubjectPattern+")")
 	fs.Var(&c.DLQFuncs, FlagDLQFuncs,
-		"comma-separated functions that write a DLQ: import/path.Func or import/path.Type.Method")
+		"comma-separated `functions` that write a DLQ: import/path.Func or import/path.Type.Method")
 	fs.Var(regexpValue{&c.TransientPredicate}, FlagTransientPredicate,
-		"regexp over names of bool predicates that report retry intent (default "+DefaultTransientPredicate+")")
+		"`regexp` over names of bool predicates that report retry intent (default "+DefaultTransientPredicate+")")
 	fs.Var(regexpValue{&c.Decode}, FlagDecodePattern,
-		"regexp over names of functions and methods that decode a message's payload (default "+DefaultDecodePattern+")")
+		"`regexp` over names of functions and methods that decode a message's payload (default "+DefaultDecodePattern+")")
 	fs.Var(profileFiles{&c.Profiles}, FlagProfiles,
-		"comma-separated JSON files describing more message libraries (package profile), after the built-in NATS and JetStream")
+		"comma-separated JSON `files` describing more message libraries (package profile), after the built-in NATS and JetStream")
+	fs.Var(&c.Exclude, FlagExclude,
+		"comma-separated path `globs` (** for any directories) of files no check reports on; a relative glob matches at any depth")
 }
 
 // profileFiles is the list of profile files, as a flag: setting it loads

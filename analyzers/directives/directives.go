@@ -3,6 +3,7 @@ package directives
 import (
 	"go/ast"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -41,13 +42,27 @@ func New(model *analysis.Analyzer, checkers []*analysis.Analyzer) *analysis.Anal
 				}
 			}
 			for _, d := range pass.ResultOf[checks.Suppressions].(*checks.Index).Directives() {
+				if m.Config().Exclude.Match(pass.Fset.Position(d.Pos).Filename) {
+					continue // no check reports in the file: neither does this one
+				}
 				switch {
+				case len(d.Unknown) > 0:
+					if !d.Nolint || m.Config().Nolint { // under golangci-lint, //nolint is golangci-lint's
+						reportUnknown(pass, d)
+					}
 				case d.Nolint:
+				case d.File && d.Checks == nil:
+					pass.Reportf(d.Pos, "%s names no check and suppresses nothing: name the checks and say why (%s <check>[,<check>] <reason>)",
+						checks.FileIgnoreDirective, checks.FileIgnoreDirective)
 				case d.Reason == "":
 					pass.Reportf(d.Pos, "%s has no reason and suppresses nothing: say why the finding does not apply (%s <reason>)",
-						checks.IgnoreDirective, directive(d))
+						d.Prefix(), directive(d))
 				case !used[d] && allRan(d, ran):
-					pass.Reportf(d.Pos, "%s suppresses no finding of %s: remove it", directive(d), names(d))
+					where := ""
+					if d.File {
+						where = " in this file"
+					}
+					pass.Reportf(d.Pos, "%s suppresses no finding of %s%s: remove it", directive(d), names(d), where)
 				}
 			}
 			reportMissingDLQFuncs(pass, m.DLQFuncs())
@@ -78,12 +93,38 @@ func reportMissingDLQFuncs(pass *analysis.Pass, funcs []contract.FuncName) {
 	}
 }
 
+// reportUnknown reports a directive whose check list names something
+// that is no check (a typo), and so suppresses nothing: the message names
+// the unknown names, what each may have meant, and the checks.
+func reportUnknown(pass *analysis.Pass, d *checks.Directive) {
+	known := checks.Names()
+	if d.Nolint {
+		known = append(known, Name)
+	}
+	var quoted, meant []string
+	for _, name := range d.Unknown {
+		quoted = append(quoted, strconv.Quote(name))
+		if near := checks.Nearest(name, known); near != "" {
+			meant = append(meant, near)
+		}
+	}
+	noun, fix := "check", "name only retrylint's checks"
+	if len(d.Unknown) > 1 {
+		noun = "checks"
+	}
+	if len(meant) == len(d.Unknown) {
+		fix = "correct it to " + strings.Join(meant, ", ")
+	}
+	pass.Reportf(d.Pos, "%s names unknown %s %s and suppresses nothing: %s (checks: %s)",
+		d.Prefix(), noun, strings.Join(quoted, ", "), fix, strings.Join(known, ", "))
+}
+
 // directive spells the directive without its reason.
 func directive(d *checks.Directive) string {
 	if d.Checks == nil {
-		return checks.IgnoreDirective
+		return d.Prefix()
 	}
-	return checks.IgnoreDirective + " " + strings.Join(d.Checks, ",")
+	return d.Prefix() + " " + strings.Join(d.Checks, ",")
 }
 
 // names describes the checks a directive covers.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
@@ -57,4 +58,42 @@ func TestMissingDLQFuncs(t *testing.T) {
 	}
 	defer f.Value.Set("")
 	analysistest.Run(t, checktest.TestData(), all[len(all)-1], "directives/dlqfuncs")
+}
+
+// TestUnknownCheckNames: a check list with a name that is no check is
+// reported, and plain reasons stay reasons (see checks' checkList).
+func TestUnknownCheckNames(t *testing.T) {
+	all := suite.All()
+	analysistest.Run(t, checktest.TestData(), all[len(all)-1], "directives/typos")
+}
+
+// TestFileIgnore: //retrylint:file-ignore follows the line directive's
+// rules: a reason and check names are required, unused ones are reported.
+func TestFileIgnore(t *testing.T) {
+	all := suite.All()
+	analysistest.Run(t, checktest.TestData(), all[len(all)-1], "directives/fileignore")
+}
+
+// TestExcludedFiles: no directive is reported in a file every check
+// excludes (-retrycontract.exclude); a directive for a check that
+// excludes its file (-retryflatten.exclude) suppresses nothing.
+func TestExcludedFiles(t *testing.T) {
+	all := suite.All()
+	dir := filepath.Join(checktest.TestData(), "src", "directives", "exclude")
+	setFlag(t, contract.Analyzer, contract.FlagExclude, filepath.Join(dir, "all_*.go"))
+	setFlag(t, all[0], contract.FlagExclude, filepath.Join(dir, "check_excluded.go"))
+	analysistest.Run(t, checktest.TestData(), all[len(all)-1], "directives/exclude")
+}
+
+// setFlag sets an analyzer's flag for the test.
+func setFlag(t *testing.T, a *analysis.Analyzer, name, value string) {
+	t.Helper()
+	f := a.Flags.Lookup(name)
+	if f == nil {
+		t.Fatalf("%s has no flag %s", a.Name, name)
+	}
+	if err := f.Value.Set(value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Value.Set("") })
 }

@@ -1,10 +1,13 @@
 package retryflatten_test
 
 import (
+	"path/filepath"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 	"github.com/retrylint/retrylint/analyzers/retryflatten"
 )
@@ -29,4 +32,24 @@ func TestSuggestedFixes(t *testing.T) {
 
 func TestCgo(t *testing.T) {
 	analysistest.Run(t, testdata, retryflatten.Analyzer, "retryflatten/cgo")
+}
+
+// TestExclude: -retrycontract.exclude and the check's own -exclude keep
+// the findings of the files they match from being reported.
+func TestExclude(t *testing.T) {
+	dir := filepath.Join(testdata, "src", "retryflatten", "exclude")
+	for _, f := range []struct {
+		a    *analysis.Analyzer
+		glob string
+	}{
+		{contract.Analyzer, filepath.Join(dir, "legacy_*.go")},
+		{retryflatten.Analyzer, "exclude/flattened.go"},
+	} {
+		fl := f.a.Flags.Lookup(contract.FlagExclude)
+		if err := fl.Value.Set(f.glob); err != nil {
+			t.Fatal(err)
+		}
+		defer fl.Value.Set("")
+	}
+	analysistest.Run(t, testdata, retryflatten.Analyzer, "retryflatten/exclude")
 }

@@ -106,7 +106,7 @@ func checkPackages(t *testing.T, testdata, check string) []string {
 			return err
 		}
 		switch d.Name() {
-		case "configured", "strict", "fix", "profile":
+		case "configured", "strict", "fix", "profile", "exclude":
 			return filepath.SkipDir
 		}
 		if files, _ := filepath.Glob(filepath.Join(path, "*.go")); len(files) > 0 && !expectsFacts(files) {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -351,4 +352,123 @@ func runEnv(t *testing.T, dir string, env []string, args ...string) result {
 		t.Fatalf("%s %v: %v", binary, args, err)
 	}
 	return result{stdout.String(), stderr.String(), code}
+}
+
+// TestSuppressionFailsClosed: through the command line and go vet alike,
+// a directive with a misspelled check list suppresses nothing and is
+// reported; a file-ignore and .retrylint.yaml's exclude (top level and
+// per check, relative to the file, with -C from elsewhere) keep findings
+// out; an exclusion that names nothing is one line and exit 2.
+func TestSuppressionFailsClosed(t *testing.T) {
+	dir := fixModule(t)
+	flat := func(name string) string {
+		return "package " + name + "\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\n" +
+			"type E struct{}\n\nfunc (E) Error() string { return \"busy\" }\n\nfunc (E) RetryDelay() time.Duration { return time.Second }\n\n" +
+			"func F() error { return fmt.Errorf(\"f: %v\", E{}) }\n"
+	}
+	writeFiles(t, dir, map[string]string{
+		"typo.go":          "package fixdemo\n\nimport \"fmt\"\n\nfunc C() error {\n\t//retrylint:ignore retryflaten,barenak the caller retries\n\treturn fmt.Errorf(\"c: %v\", produce())\n}\n",
+		"legacy/legacy.go": flat("legacy"),
+		"gen/gen.go":       flat("gen"),
+		"filed/filed.go":   "//retrylint:file-ignore retryflatten operators read the text\n\n" + flat("filed"),
+		".retrylint.yaml":  "exclude: [legacy]\nretryflatten:\n  exclude: [\"gen/*.go\", fixdemo.go]\n",
+	})
+	want := []string{
+		"typo.go:6:2: //retrylint:ignore names unknown check \"retryflaten\" and suppresses nothing: correct it to retryflatten (checks: retryflatten, termbeforedlq, barenak, ackretryable, dlqunchecked, poisonack)",
+		"typo.go:7:9: retryable error produce() formatted with %v loses its retry delay: wrap it with %w",
+	}
+	r := runIn(t, t.TempDir(), binary, "-C", dir, "./...")
+	if got := findings(r.stdout); r.code != 3 || !slices.Equal(got, want) {
+		t.Errorf("command line: exit %d\n%q\nwant\n%q\n%s", r.code, got, want, r.stderr)
+	}
+	vet := runIn(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	if got := findings(vet.stderr); !slices.Equal(got, want) {
+		t.Errorf("go vet: %q\nwant %q\n%s", got, want, vet.stderr)
+	}
+	writeFiles(t, dir, map[string]string{".retrylint.yaml": "exclude: [legacy, lgeacy/**]\n"})
+	r = runIn(t, dir, binary, "./...")
+	cfg := filepath.Join(dir, ".retrylint.yaml")
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, cfg+`:1: exclude: "lgeacy/**" matches nothing`) {
+		t.Errorf("an exclusion that names nothing: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestCIFormatsInNestedModule: with -C into a module below the repository
+// root, SARIF and GitHub annotations name files from the git work tree's
+// top level (what code scanning and annotations resolve), or after
+// -path-prefix; SARIF results carry their region's end and their
+// suggested fixes.
+func TestCIFormatsInNestedModule(t *testing.T) {
+	repo := t.TempDir()
+	mod := fixModule(t)
+	files := make(map[string]string)
+	for _, name := range []string{"go.mod", "fixdemo.go"} {
+		data, err := os.ReadFile(filepath.Join(mod, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["services/orders/"+name] = string(data)
+	}
+	writeFiles(t, repo, files)
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	const file = "services/orders/fixdemo.go"
+
+	r := runIn(t, repo, binary, "-C", "services/orders", "-format=github", "./...")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "::warning file="+file+",line=16,") {
+		t.Errorf("github: exit %d, want annotations of %s:\n%s%s", r.code, file, r.stdout, r.stderr)
+	}
+	r = runIn(t, repo, binary, "-C", "services/orders", "-format=github", "-path-prefix=svc/x", "./...")
+	if !strings.HasPrefix(r.stdout, "::warning file=svc/x/fixdemo.go,line=16,") {
+		t.Errorf("github with -path-prefix: want svc/x/fixdemo.go:\n%s%s", r.stdout, r.stderr)
+	}
+
+	r = runIn(t, t.TempDir(), binary, "-C", filepath.Join(repo, "services", "orders"), "-format=sarif", "./...")
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn, EndLine, EndColumn int }
+					}
+				}
+				Fixes []struct {
+					Description     struct{ Text string }
+					ArtifactChanges []struct {
+						ArtifactLocation struct{ URI string }
+						Replacements     []struct {
+							DeletedRegion   struct{ ByteOffset, ByteLength int }
+							InsertedContent struct{ Text string }
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != 2 {
+		t.Fatalf("sarif: exit %d, %v, want two results:\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	fixes := 0
+	for _, res := range log.Runs[0].Results {
+		loc := res.Locations[0].PhysicalLocation
+		if loc.ArtifactLocation.URI != file {
+			t.Errorf("sarif: uri %q, want %q", loc.ArtifactLocation.URI, file)
+		}
+		if reg := loc.Region; reg.EndLine != reg.StartLine || reg.EndColumn <= reg.StartColumn {
+			t.Errorf("sarif: region %+v has no end after its start", reg)
+		}
+		for _, fix := range res.Fixes {
+			fixes++
+			ch := fix.ArtifactChanges
+			if fix.Description.Text == "" || len(ch) != 1 || ch[0].ArtifactLocation.URI != file || len(ch[0].Replacements) == 0 ||
+				ch[0].Replacements[0].DeletedRegion.ByteOffset == 0 || ch[0].Replacements[0].InsertedContent.Text != "w" {
+				t.Errorf("sarif: fix %+v, want the %%v to %%w edit of %s", fix, file)
+			}
+		}
+	}
+	if fixes != 1 {
+		t.Errorf("sarif: %d fixes, want the one of the %%v finding", fixes)
+	}
 }

@@ -204,6 +204,57 @@ func TestEnableFlags(t *testing.T) {
 	}
 }
 
+// TestHelpListsEveryFlag: -h (on stderr) and help (on stdout) list every
+// flag of the command line, the analyzers' enable flags and options
+// included, in one line each, by group; -h works beside a broken
+// configuration file.
+func TestHelpListsEveryFlag(t *testing.T) {
+	r := run(t, binary, "-flags") // the go vet protocol's list: the analyzers' flags
+	var vetFlags []struct{ Name string }
+	if err := json.Unmarshal([]byte(r.stdout), &vetFlags); err != nil {
+		t.Fatalf("-flags: %v\n%s", err, r.stdout)
+	}
+	want := []string{"format", "baseline", "C", "config", "modfile", "cache", "fix", "version"}
+	for _, f := range vetFlags {
+		switch f.Name {
+		case "V", "flags", "all", "source", "v": // the go vet protocol's and multichecker's own
+		default:
+			want = append(want, f.Name)
+		}
+	}
+	broken := t.TempDir()
+	writeFiles(t, broken, map[string]string{".retrylint.yaml": "barenak: [\n"})
+	for _, out := range []struct{ name, text string }{
+		{"-h", runIn(t, broken, binary, "-h").stderr},
+		{"help", run(t, binary, "help").stdout},
+	} {
+		lines := strings.Split(out.text, "\n")
+		for _, name := range want {
+			line := regexp.MustCompile(`^  -` + regexp.QuoteMeta(name) + `( |$)`)
+			n := 0
+			for _, l := range lines {
+				if line.MatchString(l) {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s: -%s is on %d lines, want 1", out.name, name, n)
+			}
+		}
+		last := -1
+		for _, group := range []string{"Output:", "Fixes:", "Loading:", "Other:", "Analyzers (", "Analyzer options ("} {
+			i := strings.Index(out.text, "\n"+group)
+			if i < last {
+				t.Errorf("%s: group %q missing or out of order", out.name, group)
+			}
+			last = i
+		}
+		if t.Failed() {
+			t.Logf("%s:\n%s", out.name, out.text)
+		}
+	}
+}
+
 func TestHelpListsAnalyzers(t *testing.T) {
 	r := run(t, binary, "help")
 	if r.code != 0 {
@@ -354,6 +405,16 @@ func TestFailedLoads(t *testing.T) {
 				"bad/bad.go":   badSource("example.com/dep/x", "x.Thing()"),
 			},
 			want: "retrylint: example.com/m/bad: could not import example.com/dep/x: example.com/dep@v0.0.0: replacement directory ./nope does not exist",
+		},
+		{
+			// go list's advice is on the next line: the go get is kept.
+			name: "module not required",
+			files: map[string]string{
+				"go.mod":       goMod,
+				"good/good.go": fmt.Sprintf(flattenSource, "good"),
+				"bad/bad.go":   badSource("example.com/nope/x", "x.Thing()"),
+			},
+			want: "retrylint: example.com/m/bad: could not import example.com/nope/x: no required module provides package example.com/nope/x; to add it: go get example.com/nope/x",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -98,13 +98,22 @@ if [ "$status" -ne 3 ]; then
   echo "FAIL: retrylint exited $status, want 3 (findings)"; exit 1
 fi
 
+echo "-- golangci.example.yml's issues section is check.golangci.yml's"
+# By default golangci-lint shows 3 issues with the same text, 50 per linter
+# and one per line, and hides the rest. The example ships the settings that
+# keep every finding; the runs below use them (no command-line override),
+# with errorlint on, which reports on retryflatten's lines.
+issues() { sed -n '/^issues:/,/^[^ ]/p' "$1" | grep '^ '; }
+if ! diff -u --label golangci.example.yml --label check.golangci.yml \
+  <(issues "$here/golangci.example.yml") <(issues "$here/check.golangci.yml"); then
+  echo "FAIL: the example's issues section is not the one the check runs with"; exit 1
+fi
+issues "$here/golangci.example.yml" | grep -q 'uniq-by-line: false' ||
+  { echo "FAIL: golangci.example.yml does not keep issues of several linters on one line"; exit 1; }
+
 echo "-- custom-gcl run ./examples/... ./$fixture"
-# --max-same-issues=0 --max-issues-per-linter=0 --uniq-by-line=false: by
-# default golangci-lint shows 3 issues with the same text, 50 per linter and
-# one per line, and would hide findings the comparison below needs.
 set +e
 "$gcl" run --config "$here/check.golangci.yml" \
-  --max-same-issues=0 --max-issues-per-linter=0 --uniq-by-line=false \
   --output.text.path=stdout --output.text.print-issued-lines=false --output.text.colors=false \
   ./examples/... "./$fixture" >"$work/gcl.out" 2>"$work/gcl.err"
 status=$?
@@ -127,6 +136,15 @@ if ! diff -u --label 'retrylint ./examples/... (command line)' --label 'custom-g
   "$work/want" "$work/got"; then
   echo "FAIL: the findings differ (-: only the command line reports it, +: only golangci-lint does)"
   failed=1
+fi
+# errorlint ran and reported on lines retryflatten reports on: the
+# comparison above holds with both linters on one line.
+grep -E '^[^[:space:]]+\.go:[0-9]+:[0-9]+: .*\(errorlint\)$' "$work/gcl.out" | cut -d: -f1-2 | sort -u >"$work/errorlint" || true
+both=$(grep ': retryflatten$' "$work/got" | cut -d: -f1-2 | sort -u | comm -12 "$work/errorlint" - | wc -l)
+if [ "$both" -eq 0 ]; then
+  echo "FAIL: no line with both an errorlint and a retryflatten issue: the uniq-by-line case is not tested"; failed=1
+else
+  echo "ok: $both line(s) with both errorlint and retryflatten issues, each kept"
 fi
 for check in "${checks[@]}"; do
   n=$(grep -c ": $check\$" "$work/want" || true)
@@ -173,7 +191,6 @@ printf 'disable: [barenak]\n' >"$work/cfgws/.retrylint.yaml"
   "$work/retrylint" ./... >"$work/cfg.cli" 2>&1 || true
   go vet -vettool="$work/retrylint" ./... 2>"$work/cfg.vet" || true
   "$gcl" run --config "$here/check.golangci.yml" \
-    --max-same-issues=0 --max-issues-per-linter=0 --uniq-by-line=false \
     --output.text.path=stdout --output.text.print-issued-lines=false --output.text.colors=false \
     ./... >"$work/cfg.gcl" 2>&1 || true
 )

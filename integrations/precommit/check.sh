@@ -6,7 +6,11 @@
 #   1. a repository whose go.mod is at the root, with a retryflatten defect:
 #      the hook must fail and name the finding; once fixed, it must pass;
 #   2. a monorepo whose Go module lives in services/orders, with the hook's
-#      args set to [-C, services/orders, ./...]: the same.
+#      args set to [-C, services/orders, ./...]: the same;
+#   3. commits that change no Go file: one that changes only .retrylint.yaml
+#      and one that changes only a profile JSON must run the hook (each
+#      breaks the configuration, so the hook must fail and say why); one
+#      that changes only a README must skip it.
 #
 #   integrations/precommit/check.sh
 #
@@ -77,6 +81,18 @@ expect() {
   echo "ok: $name ($want)"
 }
 
+# staged NAME DIR STATUS PATTERN runs the hook from this checkout in DIR on
+# the staged files only, as a commit does, and checks its status and output.
+staged() {
+  local name=$1 dir=$2 want=$3 pattern=$4 status=0
+  (cd "$dir" && pre-commit try-repo "$repo" retrylint) >"$work/out" 2>&1 || status=$?
+  if { [ "$want" = fail ] && [ "$status" -eq 0 ]; } || { [ "$want" = pass ] && [ "$status" -ne 0 ]; } ||
+    ! grep -q -- "$pattern" "$work/out"; then
+    echo "FAIL: $name: exit $status, want $want and output matching $pattern:"; cat "$work/out"; exit 1
+  fi
+  echo "ok: $name ($want)"
+}
+
 # fix MODDIR REPO fixes the defect and commits it.
 fix() {
   sed -i 's/reserve: %v/reserve: %w/' "$1/orders.go"
@@ -88,6 +104,29 @@ scratch "$work/flat" .
 expect "root module, defect" "$work/flat" fail "orders.go:17:10: retryflatten: retryable error err formatted with %v"
 fix "$work/flat" "$work/flat"
 expect "root module, fixed" "$work/flat" pass "Passed"
+
+echo "-- commits that change only the configuration"
+flat=$work/flat
+commit() { git -C "$flat" add -A && git -C "$flat" -c user.name=ci -c user.email=ci@example.com commit -q -m "$1"; }
+printf 'barenak:\n  strikt: true\n' >"$flat/.retrylint.yaml"
+git -C "$flat" add .retrylint.yaml
+staged "only .retrylint.yaml changed" "$flat" fail 'barenak has no option "strikt"'
+mkdir -p "$flat/profiles"
+printf 'retrycontract:\n  profiles: [profiles/q.json]\n' >"$flat/.retrylint.yaml"
+cat >"$flat/profiles/q.json" <<'JSON'
+{"name": "quemq", "messages": [{"path": "example.com/quemq", "name": "Delivery"}],
+ "ack_methods": {"Accept": "done", "RequeueAfter": "retry-later"}, "packages": ["example.com/quemq"]}
+JSON
+commit "a valid profile"
+expect "a valid profile" "$flat" pass "Passed"
+sed -i 's/"retry-later"/"retry-latr"/' "$flat/profiles/q.json"
+git -C "$flat" add profiles/q.json
+staged "only a profile changed" "$flat" fail 'settlement "retry-latr"'
+git -C "$flat" reset -q --hard
+echo "notes" >"$flat/README.md"
+git -C "$flat" add README.md
+staged "only a README changed" "$flat" pass "(no files to check)Skipped"
+git -C "$flat" reset -q --hard
 
 echo "-- monorepo: the module in services/orders, args [-C, services/orders, ./...]"
 scratch "$work/mono" services/orders

@@ -4,14 +4,22 @@
 //
 // The file's top-level keys are analyzer names, each holding that
 // analyzer's options under the command line's flag names, plus disable,
-// a list of checks not to run:
+// a list of checks not to run, and exclude, path globs of files no check
+// reports on (each check has an exclude option of its own too):
 //
 //	retrycontract:
 //	  dlq-funcs: [example.com/bus.Sink.Park]
 //	  dlq-pattern: "(?i)(dlq|parking)"
 //	barenak:
 //	  strict: true
+//	  exclude: [internal/legacy]
 //	disable: [poisonack]
+//	exclude: [gen/**, "**/*_mock.go"]
+//
+// Exclude globs are relative to the file's directory (see contract.Globs
+// for what they match); a malformed one, or one whose path up to its
+// first wildcard does not exist, is an error: an exclusion that excludes
+// nothing is stale.
 //
 // A file is turned into command-line arguments (-retrycontract.dlq-funcs=...,
 // -barenak.strict=true, -poisonack=false) that go before the user's own,
@@ -109,8 +117,18 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 		names = append(names, a.Name)
 	}
 	var args []string
+	excludeAt := 0 // the line of the file's top-level exclude, if any
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, value := root.Content[i], root.Content[i+1]
+		if key.Value == contract.FlagExclude {
+			text, err := globs(path, value, at)
+			if err != nil {
+				return nil, err
+			}
+			excludeAt = key.Line
+			args = append(args, "-"+contract.Name+"."+contract.FlagExclude+"="+text)
+			continue
+		}
 		if key.Value == "disable" {
 			var list []string
 			if err := value.Decode(&list); err != nil {
@@ -136,6 +154,17 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 			f := a.Flags.Lookup(opt.Value)
 			if f == nil {
 				return nil, at(opt, "%s has no option %q (options: %s)", a.Name, opt.Value, strings.Join(options(a), ", "))
+			}
+			if opt.Value == contract.FlagExclude {
+				if a.Name == contract.Name && excludeAt > 0 {
+					return nil, at(opt, "%s.%s: the file's exclude (line %d) says it already", a.Name, opt.Value, excludeAt)
+				}
+				text, err := globs(path, v, at)
+				if err != nil {
+					return nil, err
+				}
+				args = append(args, "-"+a.Name+"."+opt.Value+"="+text)
+				continue
 			}
 			text, err := scalar(v)
 			if err != nil {
@@ -177,6 +206,42 @@ func resolvePaths(path, list string) string {
 		out = append(out, p)
 	}
 	return strings.Join(out, ",")
+}
+
+// globs returns the exclude globs of v (a glob or a list of them) as flag
+// text, each made absolute against the directory of the file at path. A
+// malformed glob is an error, and so is one that matches nothing because
+// the path before its first wildcard does not exist (a typo, or a
+// directory since removed: an exclusion that excludes nothing is stale).
+func globs(path string, v *yaml.Node, at func(*yaml.Node, string, ...any) error) (string, error) {
+	entries := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		entries = v.Content
+	}
+	dir := filepath.Dir(path)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Kind != yaml.ScalarNode || strings.TrimSpace(e.Value) == "" {
+			return "", at(e, "exclude: want a path glob or a list of them")
+		}
+		glob := strings.TrimSpace(e.Value)
+		if err := contract.CheckGlob(glob); err != nil {
+			return "", at(e, "exclude: %v", err)
+		}
+		if !filepath.IsAbs(glob) {
+			glob = filepath.Join(dir, glob)
+		}
+		if fixed := contract.Fixed(glob); fixed != "" {
+			if _, err := os.Stat(fixed); err != nil {
+				return "", at(e, "exclude: %q matches nothing: %s does not exist; correct or remove the entry", e.Value, fixed)
+			}
+		}
+		out = append(out, glob)
+	}
+	return strings.Join(out, ","), nil
 }
 
 // withOrigins returns the dlq-funcs entries of v as flag text, each with

@@ -51,7 +51,7 @@ disable: [poisonack, retrylint]
 func TestBadFiles(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"bogus: 1\n", `:1: unknown key "bogus"`},
-		{"barenak:\n  strikt: true\n", `:2: barenak has no option "strikt" (options: strict)`},
+		{"barenak:\n  strikt: true\n", `:2: barenak has no option "strikt" (options: exclude, strict)`},
 		{"barenak:\n  strict: maybe\n", `:2: barenak.strict: `},
 		{"retrycontract:\n  dlq-pattern: \"([\"\n", `:2: retrycontract.dlq-pattern: `},
 		{"retrycontract:\n  dlq-funcs: [notaname]\n", `:2: retrycontract.dlq-funcs: `},
@@ -126,5 +126,48 @@ func TestProfilePathsRelativeToFile(t *testing.T) {
 	}
 	if args, err := config.Args(rel, suite.Roots()); err != nil || !slices.Equal(args, want) {
 		t.Fatalf("Args(%s) = %q, %v; want %q", rel, args, err, want)
+	}
+}
+
+// TestExclude: exclude globs, top-level and per check, become the
+// model's and the check's -exclude flags, absolute against the file's
+// directory; a malformed glob and one that matches nothing are errors
+// naming the file and line.
+func TestExclude(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"gen", "internal/legacy"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := write(t, root, `
+exclude: [gen, "**/*_mock.go"]
+barenak:
+  exclude: internal/legacy/*.go
+`)
+	args, err := config.Args(p, suite.Roots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"-retrycontract.exclude=" + filepath.Join(root, "gen") + "," + filepath.Join(root, "**/*_mock.go"),
+		"-barenak.exclude=" + filepath.Join(root, "internal/legacy/*.go"),
+	}
+	if !slices.Equal(args, want) {
+		t.Fatalf("Args =\n%q\nwant\n%q", args, want)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"exclude: [gen, \"gen/[x\"]\n", `:1: exclude: glob "`},
+		{"exclude:\n  - gen\n  - interal/legacy/**\n", `:3: exclude: "interal/legacy/**" matches nothing: ` + filepath.Join(root, "interal", "legacy") + ` does not exist`},
+		{"barenak:\n  exclude: [gne]\n", `:2: exclude: "gne" matches nothing`},
+		{"exclude: {a: b}\n", `:1: exclude: want a path glob or a list of them`},
+		{"exclude: [gen]\nretrycontract:\n  exclude: [gen]\n", `:3: retrycontract.exclude: the file's exclude (line 1) says it already`},
+		{"retrylint:\n  exclude: [gen]\n", `:2: retrylint has no option "exclude"`},
+	} {
+		p := write(t, root, tc.text)
+		_, err := config.Args(p, suite.Roots())
+		if err == nil || !strings.HasPrefix(err.Error(), p) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %s%s", tc.text, err, p, tc.want)
+		}
 	}
 }

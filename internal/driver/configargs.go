@@ -15,11 +15,16 @@ import (
 // .retrylint.yaml found from the directory the run works in, see
 // config.Find) before args, so that the command line's own flags win, and
 // returns the file it read. The go vet protocol's questions (-flags, -V)
-// get args as they are. A bad file is one line on stderr and ExitUsage;
+// and requests for help (-h, help) get args as they are: a broken file
+// does not hide the flags. A bad file is one line on stderr and ExitUsage;
 // under go vet, one line per go vet run (see quietFlagErrors).
 func withConfig(progname string, args []string, analyzers []*analysis.Analyzer, stderr io.Writer) ([]string, *configFile, int, bool) {
+	if len(args) > 0 && args[0] == "help" {
+		return args, nil, 0, true
+	}
 	for _, a := range args {
-		if name := flagName(a); name == "flags" || name == "V" {
+		switch flagName(a) {
+		case "flags", "V", "h", "help":
 			return args, nil, 0, true
 		}
 	}

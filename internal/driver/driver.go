@@ -98,6 +98,7 @@ type runner struct {
 	tags     string // -tags, for the build
 	modfile  string // -modfile, for the build
 	baseline string // -baseline: findings recorded there are not reported
+	prefix   string // -path-prefix: SARIF and GitHub paths are relative to the working directory, after it
 	dir      string // -C: the directory to run in
 	tests    bool
 	fix      bool // -fix: apply the suggested fixes, then report what remains (fix.go)
@@ -128,7 +129,7 @@ func (r *runner) failEmpty(status int, format string, args ...any) int {
 	case formatJSON:
 		printJSON(r.stdout, nil)
 	case formatSARIF:
-		printSARIF(r.stdout, r.selected(), nil)
+		printSARIF(r.stdout, r.outputPaths(), r.selected(), nil)
 	}
 	return r.fail(status, format, args...)
 }
@@ -177,16 +178,20 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&r.jsonOut, "json", false, "emit JSON output in go vet's shape (-format=json)")
 	r.format = formatText
-	fs.Var(formatValue{&r.format}, "format", "output format: text, json (go vet's shape), sarif (SARIF 2.1.0) or github (workflow annotations)")
+	fs.Var(formatValue{&r.format}, "format", "output `format`: text, json (go vet's shape), sarif (SARIF 2.1.0) or github (workflow annotations)")
 	fs.BoolVar(&r.tests, "test", true, "also analyze test files")
-	fs.StringVar(&r.dir, "C", "", "change to this directory before loading (a module below the repository root, as go -C)")
-	fs.StringVar(&r.tags, "tags", "", "comma-separated build tags, as go build -tags")
-	fs.StringVar(&r.baseline, "baseline", "", "a baseline file: if missing, record the findings there; if present, report only findings it does not hold")
-	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod file, as go build -modfile (go.sum beside it)")
+	fs.StringVar(&r.dir, "C", "", "change to `dir` before loading (a module below the repository root, as go -C)")
+	fs.StringVar(&r.tags, "tags", "", "comma-separated build `tags`, as go build -tags")
+	fs.StringVar(&r.baseline, "baseline", "", "a baseline `file`: if missing, record the findings there; if present, report only findings it does not hold")
+	fs.StringVar(&r.prefix, "path-prefix", "", "in -format=sarif and github output, name files by their path from the working directory after `prefix` (default: their path from the git work tree's top level)")
+	fs.StringVar(&r.modfile, "modfile", "", "an alternate go.mod `file`, as go build -modfile (go.sum beside it)")
 	fs.Int("c", -1, "accepted for compatibility with go vet; context lines are not printed")
 	fs.BoolVar(&r.cache, "cache", true, "replay the results of unchanged packages (same binary, flags, configuration, environment and sources); -cache=false analyzes anew")
 	fs.BoolVar(&r.fix, "fix", false, "apply the suggested fixes, then report the findings that remain")
 	fs.BoolVar(&r.diff, "diff", false, "print the suggested fixes as a unified diff instead of applying them (implies -fix)")
+	// Read before parsing (withConfig, versionRequest), here for -h and help.
+	fs.String("config", "", "the configuration `file` (default: .retrylint.yaml in the directory the run works in, or the nearest above)")
+	fs.Bool("version", false, "print the version (-version=full: with the binary's hash) and exit")
 	r.enabled = make(map[*analysis.Analyzer]*triState)
 	for _, a := range r.analyzers {
 		ts := new(triState)
@@ -204,7 +209,7 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	r.flagSet = fs
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			r.usage(fs)
+			r.printHelp(r.stderr)
 			return nil, ExitClean, false
 		}
 		return nil, r.fail(ExitUsage, "%v (run '%s help' for the flags)", err, r.progname), false
@@ -227,16 +232,12 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 	}
 	patterns = fs.Args()
 	if len(patterns) == 0 {
-		r.usage(fs)
+		fmt.Fprintf(r.stderr, "%[1]s checks the retry contract of NATS JetStream consumers.\n\n"+
+			"Usage: %[1]s [-flag] [package pattern...]\n\n"+
+			"Run '%[1]s -h' or '%[1]s help' for the flags, '%[1]s help NAME' for one analyzer.\n", r.progname)
 		return nil, ExitUsage, false
 	}
 	return patterns, 0, true
-}
-
-func (r *runner) usage(fs *flag.FlagSet) {
-	fmt.Fprintf(r.stderr, "%[1]s checks the retry contract of NATS JetStream consumers.\n\n"+
-		"Usage: %[1]s [-flag] [package pattern...]\n\n"+
-		"Run '%[1]s help' for the analyzers, '%[1]s help NAME' for one analyzer and its flags.\n", r.progname)
 }
 
 // selected applies the -NAME enable flags: if any is true, run only those;
@@ -416,9 +417,9 @@ func (r *runner) report(out *outcome) int {
 	case formatText:
 		printText(r.stdout, findings)
 	case formatGitHub:
-		printGitHub(r.stdout, findings)
+		printGitHub(r.stdout, r.outputPaths(), findings)
 	case formatSARIF:
-		if err := printSARIF(r.stdout, r.selected(), findings); err != nil {
+		if err := printSARIF(r.stdout, r.outputPaths(), r.selected(), findings); err != nil {
 			return r.fail(ExitFailure, "%v", err)
 		}
 	}
@@ -541,14 +542,22 @@ func pkgName(p *packages.Package) string {
 	return p.ID
 }
 
-// describe makes one line of a failed package's errors: the first, without
-// go list's advice on following lines, after its position if it has one
-// and withPos is set or it is a parse error. (The position of a list error
-// of a dependency is its import, in another package.)
+// describe makes one line of a failed package's errors: the first, after
+// its position if it has one and withPos is set or it is a parse error.
+// (The position of a list error of a dependency is its import, in another
+// package.) Of go list's advice on the following lines, the command that
+// fixes a missing module is kept: "no required module provides package
+// P; to add it: go get P".
 func describe(errs []packages.Error, withPos bool) string {
 	e := errs[0]
-	msg, _, _ := strings.Cut(e.Msg, "\n")
-	msg = strings.TrimSuffix(strings.TrimSuffix(msg, ":"), "; to add it")
+	msg, rest, _ := strings.Cut(e.Msg, "\n")
+	msg = strings.TrimSuffix(msg, ":")
+	if m, ok := strings.CutSuffix(msg, "; to add it"); ok {
+		msg = m
+		if next, _, _ := strings.Cut(strings.TrimSpace(rest), "\n"); strings.HasPrefix(next, "go get ") {
+			msg += "; to add it: " + strings.TrimSpace(next)
+		}
+	}
 	if (withPos || e.Kind == packages.ParseError) && e.Pos != "" && e.Pos != "-" {
 		msg = relPos(e.Pos) + ": " + msg
 	}
@@ -586,12 +595,15 @@ func andMore(n int) string {
 type finding struct {
 	analyzer string
 	posn     token.Position
+	end      token.Position // posn when the diagnostic has no end
 	message  string
 	related  []relatedFinding
+	fixes    []jsonSuggestedFix
 }
 
 type relatedFinding struct {
 	posn    token.Position
+	end     token.Position
 	message string
 }
 
@@ -617,40 +629,6 @@ func printText(w io.Writer, findings []finding) {
 
 // help lists the analyzers with the title of their doc, or prints one
 // analyzer's doc and flags.
-func (r *runner) help(names []string) int {
-	if len(names) == 0 {
-		fmt.Fprintf(r.stdout, "%s checks the retry contract of NATS JetStream consumers.\n\nAnalyzers:\n\n", r.progname)
-		for _, a := range r.analyzers {
-			title, _, _ := strings.Cut(a.Doc, "\n")
-			fmt.Fprintf(r.stdout, "  %-15s %s\n", a.Name, strings.TrimPrefix(title, a.Name+": "))
-		}
-		fmt.Fprintf(r.stdout, "\nFlags: -json, -test=false, -NAME to run only some analyzers, -NAME=false to skip one,\n"+
-			"-fix and -diff to apply suggested fixes. Exit status: 0 clean, %d findings, %d load or analysis failure, %d bad flag.\n"+
-			"Run '%s help NAME' for an analyzer's documentation and flags.\n", ExitFindings, ExitFailure, ExitUsage, r.progname)
-		return ExitClean
-	}
-	for _, name := range names {
-		i := slices.IndexFunc(r.analyzers, func(a *analysis.Analyzer) bool { return a.Name == name })
-		if i < 0 {
-			return r.fail(ExitUsage, "no analyzer named %q (run '%s help' for the list)", name, r.progname)
-		}
-		a := r.analyzers[i]
-		fmt.Fprintf(r.stdout, "%s\n\n%s\n", a.Name, a.Doc)
-		first := true
-		a.Flags.VisitAll(func(f *flag.Flag) {
-			if first {
-				fmt.Fprintf(r.stdout, "\nFlags:\n")
-				first = false
-			}
-			fmt.Fprintf(r.stdout, "  -%s.%s\t%s\n", a.Name, f.Name, f.Usage)
-		})
-		if a.URL != "" {
-			fmt.Fprintf(r.stdout, "\nDocumentation: %s\n", a.URL)
-		}
-	}
-	return ExitClean
-}
-
 // triState is an enable flag that remembers whether it was set.
 type triState int
 

@@ -94,7 +94,7 @@ func (r *runner) fixThenReport(cfg *packages.Config, patterns, flags []string) i
 // (before the patterns), and the GOFLAGS it needs, from the run's flags
 // (the configuration file's included). multichecker knows the analyzers'
 // flags and -test, -fix and -diff; of the command line's own flags,
-// -json, -format, -baseline, -cache and -c are the report's and are left
+// -json, -format, -baseline, -path-prefix, -cache and -c are the report's and are left
 // out, -C is done (the child works in this run's directory), -tags
 // reaches the go command through GOFLAGS (where a space cannot be
 // written: such a value is refused), and the profile files are named by
@@ -123,7 +123,7 @@ func (r *runner) fixArgs(flags []string) (args []string, goflags string, status 
 			value, hasValue = flags[i], true
 		}
 		switch name {
-		case "json", "format", "baseline", "cache", "c", "C", "fix", "diff", profiles:
+		case "json", "format", "baseline", "path-prefix", "cache", "c", "C", "fix", "diff", profiles:
 			continue
 		case "tags":
 			if strings.ContainsAny(value, " \t\n") {

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -50,20 +51,62 @@ func relPath(wd, file string) string {
 	return filepath.ToSlash(file)
 }
 
+// outputPaths says how SARIF and GitHub output name files: code scanning
+// and workflow annotations resolve a path from the repository's root,
+// not from the module a monorepo run works in (-C services/orders).
+type outputPaths struct {
+	base   string // files under it are named relative to it
+	prefix string // what comes before such a relative path
+}
+
+// outputPaths returns the run's: relative to the top level of the git
+// work tree the working directory is in (the nearest directory above it
+// with a .git, file or directory), or to the working directory when there
+// is none; with -path-prefix, relative to the working directory after the
+// prefix (for a checkout without .git, or a repository root of another
+// tool's).
+func (r *runner) outputPaths() outputPaths {
+	wd, _ := os.Getwd()
+	if r.prefix != "" {
+		return outputPaths{base: wd, prefix: filepath.ToSlash(r.prefix)}
+	}
+	for dir := wd; dir != ""; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return outputPaths{base: dir}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return outputPaths{base: wd}
+}
+
+// name returns how the output names file: relative to the base, after
+// the prefix; a file outside the base (in GOROOT, the module cache) by
+// its absolute path.
+func (o outputPaths) name(file string) string {
+	rel := relPath(o.base, file)
+	if o.prefix == "" || filepath.IsAbs(filepath.FromSlash(rel)) {
+		return rel
+	}
+	return path.Join(o.prefix, rel)
+}
+
 // printGitHub writes GitHub Actions workflow commands: one annotation per
 // finding, with its related locations in the message (an annotation has
-// one position).
-func printGitHub(w io.Writer, findings []finding) {
-	wd, _ := os.Getwd()
+// one position), each file named by paths.
+func printGitHub(w io.Writer, paths outputPaths, findings []finding) {
 	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	for _, f := range findings {
 		msg := f.message
 		for _, r := range f.related {
-			msg += fmt.Sprintf("\n%s:%d:%d: %s", relPath(wd, r.posn.Filename), r.posn.Line, r.posn.Column, r.message)
+			msg += fmt.Sprintf("\n%s:%d:%d: %s", paths.name(r.posn.Filename), r.posn.Line, r.posn.Column, r.message)
 		}
 		fmt.Fprintf(w, "::warning file=%s,line=%d,col=%d,title=%s::%s\n",
-			prop.Replace(relPath(wd, f.posn.Filename)), f.posn.Line, f.posn.Column, prop.Replace(f.analyzer), esc.Replace(msg))
+			prop.Replace(paths.name(f.posn.Filename)), f.posn.Line, f.posn.Column, prop.Replace(f.analyzer), esc.Replace(msg))
 	}
 }
 
@@ -108,6 +151,33 @@ type sarifResult struct {
 	Message          sarifMessage    `json:"message"`
 	Locations        []sarifLocation `json:"locations"`
 	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	Fixes            []sarifFix      `json:"fixes,omitempty"`
+}
+
+// sarifFix is a suggested fix: its edits, by file, as byte ranges
+// replaced by new text.
+type sarifFix struct {
+	Description     sarifMessage          `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Replacements     []sarifReplacement    `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifByteRegion    `json:"deletedRegion"`
+	InsertedContent *sarifArtifactText `json:"insertedContent,omitempty"`
+}
+
+type sarifByteRegion struct {
+	ByteOffset int `json:"byteOffset"`
+	ByteLength int `json:"byteLength"`
+}
+
+type sarifArtifactText struct {
+	Text string `json:"text"`
 }
 
 type sarifLocation struct {
@@ -126,17 +196,22 @@ type sarifArtifactLocation struct {
 	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
+// sarifRegion is a text region; its end column is the column after its
+// last character, as SARIF and go/token both count it. Columns count
+// bytes, as go/token does.
 type sarifRegion struct {
 	StartLine   int `json:"startLine"`
 	StartColumn int `json:"startColumn,omitempty"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
 }
 
 // printSARIF writes a SARIF 2.1.0 log: one rule per analyzer that can
-// report (its doc's title and text), one result per finding, related
-// locations as relatedLocations. Paths are relative to the working
-// directory (uriBaseId %SRCROOT%), as code scanning expects.
-func printSARIF(w io.Writer, analyzers []*analysis.Analyzer, findings []finding) error {
-	wd, _ := os.Getwd()
+// report (its doc's title and text), one result per finding with its
+// region's end, related locations as relatedLocations, suggested fixes as
+// fixes. Paths are named by paths (from the repository's root, uriBaseId
+// %SRCROOT%), as code scanning expects.
+func printSARIF(w io.Writer, paths outputPaths, analyzers []*analysis.Analyzer, findings []finding) error {
 	drv := sarifDriver{Name: "retrylint", Version: Version(), InformationURI: "https://github.com/retrylint/retrylint"}
 	index := make(map[string]int)
 	for _, a := range analyzers {
@@ -152,11 +227,15 @@ func printSARIF(w io.Writer, analyzers []*analysis.Analyzer, findings []finding)
 			HelpURI:          a.URL,
 		})
 	}
-	loc := func(p token.Position, id int, msg string) sarifLocation {
-		l := sarifLocation{ID: id, PhysicalLocation: sarifPhysicalLocation{
-			ArtifactLocation: sarifArtifactLocation{URI: relPath(wd, p.Filename), URIBaseID: "%SRCROOT%"},
-			Region:           sarifRegion{StartLine: p.Line, StartColumn: p.Column},
-		}}
+	artifact := func(file string) sarifArtifactLocation {
+		return sarifArtifactLocation{URI: paths.name(file), URIBaseID: "%SRCROOT%"}
+	}
+	loc := func(p, end token.Position, id int, msg string) sarifLocation {
+		region := sarifRegion{StartLine: p.Line, StartColumn: p.Column}
+		if end.Filename == p.Filename && (end.Line > p.Line || end.Line == p.Line && end.Column > p.Column) {
+			region.EndLine, region.EndColumn = end.Line, end.Column
+		}
+		l := sarifLocation{ID: id, PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: artifact(p.Filename), Region: region}}
 		if msg != "" {
 			l.Message = &sarifMessage{msg}
 		}
@@ -169,9 +248,27 @@ func printSARIF(w io.Writer, analyzers []*analysis.Analyzer, findings []finding)
 			continue
 		}
 		res := sarifResult{RuleID: f.analyzer, RuleIndex: i, Level: "warning", Message: sarifMessage{f.message},
-			Locations: []sarifLocation{loc(f.posn, 0, "")}}
+			Locations: []sarifLocation{loc(f.posn, f.end, 0, "")}}
 		for j, r := range f.related {
-			res.RelatedLocations = append(res.RelatedLocations, loc(r.posn, j+1, r.message))
+			res.RelatedLocations = append(res.RelatedLocations, loc(r.posn, r.end, j+1, r.message))
+		}
+		for _, fix := range f.fixes {
+			sf := sarifFix{Description: sarifMessage{fix.Message}}
+			byFile := make(map[string]int) // index in ArtifactChanges, in the order of the edits
+			for _, e := range fix.Edits {
+				k, ok := byFile[e.Filename]
+				if !ok {
+					k = len(sf.ArtifactChanges)
+					byFile[e.Filename] = k
+					sf.ArtifactChanges = append(sf.ArtifactChanges, sarifArtifactChange{ArtifactLocation: artifact(e.Filename)})
+				}
+				rep := sarifReplacement{DeletedRegion: sarifByteRegion{ByteOffset: e.Start, ByteLength: e.End - e.Start}}
+				if e.New != "" {
+					rep.InsertedContent = &sarifArtifactText{e.New}
+				}
+				sf.ArtifactChanges[k].Replacements = append(sf.ArtifactChanges[k].Replacements, rep)
+			}
+			res.Fixes = append(res.Fixes, sf)
 		}
 		results = append(results, res)
 	}

@@ -173,7 +173,7 @@ func executableSum() (string, error) {
 // the listing's file names): runs that differ only in them share entries.
 func outputFlag(name string) bool {
 	switch name {
-	case "json", "format", "baseline", "c", "C", "cache", "fix", "diff":
+	case "json", "format", "baseline", "path-prefix", "c", "C", "cache", "fix", "diff":
 		return true
 	}
 	return false

@@ -120,9 +120,9 @@ func findingsOf(results []pkgResult) []finding {
 	seen := make(map[string]bool)
 	for _, res := range results {
 		for _, d := range res.Diags {
-			f := finding{analyzer: d.Analyzer, posn: d.Posn, message: d.Message}
+			f := finding{analyzer: d.Analyzer, posn: d.Posn, end: d.End, message: d.Message, fixes: d.Fixes}
 			for _, rel := range d.Related {
-				f.related = append(f.related, relatedFinding{posn: rel.Posn, message: rel.Message})
+				f.related = append(f.related, relatedFinding{posn: rel.Posn, end: rel.End, message: rel.Message})
 			}
 			key := fmt.Sprintf("%s|%s|%s", f.posn, f.analyzer, f.message)
 			if !seen[key] {

@@ -37,8 +37,13 @@ type Spec struct {
 }
 
 // New builds a check's Analyzer on model, a contract analyzer.
+//
+// Besides the check's own options, every check has -NAME.exclude, the
+// files whose findings it does not report (contract.Globs), as the
+// model's -retrycontract.exclude does for every check.
 func New(model *analysis.Analyzer, spec Spec) *analysis.Analyzer {
-	return &analysis.Analyzer{
+	exclude := new(contract.Globs)
+	a := &analysis.Analyzer{
 		Name:             spec.Name,
 		Doc:              analyzerdoc.Section(spec.DocSource),
 		URL:              ContractURL + "#" + spec.Name,
@@ -53,6 +58,9 @@ func New(model *analysis.Analyzer, spec Spec) *analysis.Analyzer {
 			res := &Result{}
 			p := *pass // the check's pass applies the suppression directives
 			p.Report = func(d analysis.Diagnostic) {
+				if file := pass.Fset.Position(d.Pos).Filename; m.Config().Exclude.Match(file) || exclude.Match(file) {
+					return
+				}
 				if dir, silenced := index.Match(pass.Fset, d.Pos, spec.Name, nolint); silenced {
 					if dir != nil && !slices.Contains(res.Used, dir) {
 						res.Used = append(res.Used, dir)
@@ -65,6 +73,9 @@ func New(model *analysis.Analyzer, spec Spec) *analysis.Analyzer {
 			return res, guard(spec.Name, &p, &at, func() { spec.Run(&p, m, &at) })
 		},
 	}
+	a.Flags.Var(exclude, contract.FlagExclude,
+		"comma-separated path `globs` (** for any directories) of files "+spec.Name+" does not report on; a relative glob matches at any depth")
+	return a
 }
 
 // guard runs a check's body and turns a panic into an error that names

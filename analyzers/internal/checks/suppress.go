@@ -10,13 +10,15 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// Directive prefixes that silence a diagnostic on their line or, alone on
-// a line, on the next line. //nolint follows golangci-lint: bare, :all, or a
-// list naming retrylint.
+// Directive prefixes. //retrylint:ignore and //nolint silence a
+// diagnostic on their line or, alone on a line, on the next line;
+// //retrylint:file-ignore silences the checks it names in its whole file.
+// //nolint follows golangci-lint: bare, :all, or a list naming retrylint.
 const (
-	IgnoreDirective = "//retrylint:ignore"
-	NolintDirective = "//nolint"
-	nolintName      = "retrylint"
+	IgnoreDirective     = "//retrylint:ignore"
+	FileIgnoreDirective = "//retrylint:file-ignore"
+	NolintDirective     = "//nolint"
+	nolintName          = "retrylint"
 )
 
 type lineKey struct {
@@ -36,15 +38,37 @@ func Names() []string {
 type Directive struct {
 	Pos    token.Pos
 	Checks []string // the checks it names; nil for every check
-	Reason string   // empty when missing; a //retrylint:ignore without one suppresses nothing
-	Nolint bool     // a //nolint form: golangci-lint's, needs no reason, never reported unused
+	// Unknown holds the names in its check list that name no check (a
+	// typo: barenack, Poisonack, dlq-unchecked). A directive with one
+	// suppresses nothing.
+	Unknown []string
+	Reason  string // empty when missing; a //retrylint: directive without one suppresses nothing
+	Nolint  bool   // a //nolint form: golangci-lint's, needs no reason, never reported unused
+	File    bool   // //retrylint:file-ignore: covers its file, names its checks
+}
+
+// Prefix returns the directive's prefix: IgnoreDirective,
+// FileIgnoreDirective or NolintDirective.
+func (d *Directive) Prefix() string {
+	switch {
+	case d.Nolint:
+		return NolintDirective
+	case d.File:
+		return FileIgnoreDirective
+	}
+	return IgnoreDirective
 }
 
 // valid reports whether the directive suppresses anything, nolint telling
 // whether //nolint forms are honoured.
 func (d *Directive) valid(nolint bool) bool {
-	if d.Nolint {
+	switch {
+	case len(d.Unknown) > 0:
+		return false
+	case d.Nolint:
 		return nolint
+	case d.File && d.Checks == nil:
+		return false
 	}
 	return d.Reason != ""
 }
@@ -66,11 +90,12 @@ var Suppressions = &analysis.Analyzer{
 	Run:              func(pass *analysis.Pass) (any, error) { return newIndex(pass), nil },
 }
 
-// Index indexes the directives of a package by the lines they cover, and
-// its generated files. It is read-only once built.
+// Index indexes the directives of a package by the lines (or files)
+// they cover, and its generated files. It is read-only once built.
 type Index struct {
 	directives []*Directive
 	lines      map[lineKey][]*Directive
+	files      map[string][]*Directive // file-ignore directives by file
 	generated  map[string]bool
 }
 
@@ -79,7 +104,7 @@ type Index struct {
 func (s *Index) Directives() []*Directive { return s.directives }
 
 func newIndex(pass *analysis.Pass) *Index {
-	s := &Index{lines: make(map[lineKey][]*Directive), generated: make(map[string]bool)}
+	s := &Index{lines: make(map[lineKey][]*Directive), files: make(map[string][]*Directive), generated: make(map[string]bool)}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -97,10 +122,14 @@ func newIndex(pass *analysis.Pass) *Index {
 				if d == nil {
 					continue
 				}
+				s.directives = append(s.directives, d)
+				if d.File {
+					s.files[name] = append(s.files[name], d)
+					continue
+				}
 				if src == nil && pass.ReadFile != nil {
 					src, _ = pass.ReadFile(name)
 				}
-				s.directives = append(s.directives, d)
 				line := tf.Line(c.Slash)
 				s.lines[lineKey{name, line}] = append(s.lines[lineKey{name, line}], d)
 				if aloneOnLine(tf, src, c.Slash) {
@@ -114,24 +143,34 @@ func newIndex(pass *analysis.Pass) *Index {
 
 // parseDirective reads a suppression directive:
 //
-//	//retrylint:ignore <reason>                    every check
-//	//retrylint:ignore <check>[,<check>] <reason>  the checks named
-//	//nolint, //nolint:all, //nolint:retrylint     every check (honoured with Nolint)
-//	//nolint:<check>[,...]                         the checks named (honoured with Nolint)
+//	//retrylint:ignore <reason>                        every check
+//	//retrylint:ignore <check>[,<check>] <reason>      the checks named
+//	//retrylint:file-ignore <check>[,<check>] <reason> the checks named, in the whole file
+//	//nolint, //nolint:all, //nolint:retrylint         every check (honoured with Nolint)
+//	//nolint:<check>[,...]                             the checks named (honoured with Nolint)
 //
-// It returns nil for any other comment.
+// It returns nil for any other comment. Which words are a check list is
+// checkList's rule; the names in it that are no check's go to Unknown.
 func parseDirective(c *ast.Comment) *Directive {
-	if rest, ok := strings.CutPrefix(c.Text, IgnoreDirective); ok {
-		if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-			return nil
+	for _, prefix := range []string{IgnoreDirective, FileIgnoreDirective} {
+		rest, ok := strings.CutPrefix(c.Text, prefix)
+		if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+			continue
 		}
-		d := &Directive{Pos: c.Slash}
-		rest = strings.TrimSpace(rest)
-		first, after, _ := strings.Cut(rest, " ")
-		if checks := checkList(first); checks != nil {
-			d.Checks, rest = checks, after
+		d := &Directive{Pos: c.Slash, File: prefix == FileIgnoreDirective}
+		words := strings.Fields(rest)
+		list, n := checkList(words)
+		if d.File && n == 0 && len(words) > 0 {
+			list, n = strings.Split(strings.TrimSuffix(words[0], ","), ","), 1 // file-ignore always names its checks
 		}
-		d.Reason = strings.TrimSpace(rest)
+		for _, name := range list {
+			if slices.Contains(Names(), name) {
+				d.Checks = append(d.Checks, name)
+			} else {
+				d.Unknown = append(d.Unknown, name)
+			}
+		}
+		d.Reason = strings.Join(words[n:], " ")
 		return d
 	}
 	rest, ok := strings.CutPrefix(c.Text, NolintDirective)
@@ -146,32 +185,129 @@ func parseDirective(c *ast.Comment) *Directive {
 	}
 	list, _, _ := strings.Cut(rest[1:], " ")
 	d := &Directive{Pos: c.Slash, Nolint: true}
+	all := false
 	for name := range strings.SplitSeq(list, ",") {
 		switch name = strings.TrimSpace(name); {
 		case name == nolintName || name == "all":
-			d.Checks = nil
-			return d
+			all = true
 		case slices.Contains(Names(), name):
 			d.Checks = append(d.Checks, name)
+		case Nearest(name, append(Names(), nolintName)) != "":
+			d.Unknown = append(d.Unknown, name) // //nolint:poisonak: a typo, not another linter
 		}
 	}
-	if d.Checks == nil {
+	switch {
+	case all && d.Unknown == nil:
+		d.Checks = nil
+	case d.Checks == nil && d.Unknown == nil:
 		return nil // names other linters only
 	}
 	return d
 }
 
-// checkList returns the checks a comma-separated word names, or nil when
-// some part of it names no check (then the word is the reason's start).
-func checkList(word string) []string {
-	var out []string
-	for name := range strings.SplitSeq(word, ",") {
-		if !slices.Contains(Names(), name) {
-			return nil
+// checkList returns the check list at the start of a //retrylint:ignore
+// directive's words, and how many words it took; none when the words are
+// all reason. The list is read fail closed: a misspelled list must not
+// become a reason that silences every check. A word is read as the list
+// (or the start of it) when, without one final comma,
+//
+//   - it is two or more names joined by commas, each a letter followed by
+//     letters, digits, - or _ (barenak,poisonack; barenack,ackretryable;
+//     foo,bar); or
+//   - it is, or one of its comma-separated parts is, a check's name or a
+//     misspelling of one: within edit distance 1 (2 for names of 12
+//     letters or more), ignoring case (barenak; barenack, Barenak,
+//     bareank, poisonak, dlq-unchecked, ackretriable, barenak:).
+//
+// Empty parts are dropped (,barenak is barenak).
+//
+// A word that ends with a comma continues the list into the next word if
+// that word is one of these too (barenak, poisonack <reason>). No word of
+// English prose is that near a check name (see typoDistance), so a reason
+// (//retrylint:ignore retries are capped by MaxDeliver) stays a reason.
+func checkList(words []string) (list []string, n int) {
+	for n < len(words) {
+		word, more := strings.CutSuffix(words[n], ",")
+		parts := strings.Split(word, ",")
+		near := slices.ContainsFunc(parts, func(p string) bool { return Nearest(p, Names()) != "" })
+		if near || len(parts) > 1 && !slices.ContainsFunc(parts, notName) {
+			for _, p := range parts {
+				if p != "" {
+					list = append(list, p)
+				}
+			}
+			n++
+			if more {
+				continue
+			}
 		}
-		out = append(out, name)
+		break
 	}
-	return out
+	return list, n
+}
+
+// notName reports whether s is not name-shaped: a letter, then letters,
+// digits, - or _.
+func notName(s string) bool {
+	for i, r := range s {
+		letter := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+		if !letter && (i == 0 || !('0' <= r && r <= '9' || r == '-' || r == '_')) {
+			return true
+		}
+	}
+	return s == ""
+}
+
+// typoDistance is the largest edit distance at which a word is read as
+// a misspelling of name: 1, or 2 for names of 12 letters or more. No word
+// of the Go distribution's sources and documents is that near a check's
+// name or retrylint (the nearest are break and arena, 2 from barenak;
+// retrying, 2 from retrylint; unchecked, 3 from dlqunchecked).
+func typoDistance(name string) int {
+	if len(name) >= 12 {
+		return 2
+	}
+	return 1
+}
+
+// Nearest returns the name among names nearest to word, if word is one of
+// them or a misspelling of one (see typoDistance), ignoring case; ""
+// otherwise.
+func Nearest(word string, names []string) string {
+	best, bestDist := "", -1
+	lower := strings.ToLower(word)
+	for _, name := range names {
+		if d := editDistance(lower, name); d <= typoDistance(name) && (bestDist < 0 || d < bestDist) {
+			best, bestDist = name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b,
+// in bytes: insertions, deletions, substitutions and transpositions of
+// adjacent bytes (bareank is 1 from barenak).
+func editDistance(a, b string) int {
+	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
+	for j := range rows[1] {
+		rows[1][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		pp, prev, cur := rows[0], rows[1], rows[2]
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
+		}
+		rows = [3][]int{prev, cur, pp}
+	}
+	return rows[1][len(b)]
 }
 
 // aloneOnLine reports whether only white space precedes pos on its line.
@@ -192,12 +328,18 @@ func aloneOnLine(tf *token.File, src []byte, pos token.Pos) bool {
 // Match returns the directive that silences check's diagnostic at pos,
 // and whether the diagnostic is silenced (a generated file silences it
 // with no directive); nolint tells whether //nolint forms are honoured.
+// A directive of the line wins over a file-ignore directive.
 func (s *Index) Match(fset *token.FileSet, pos token.Pos, check string, nolint bool) (*Directive, bool) {
 	p := fset.Position(pos)
 	if s.generated[p.Filename] {
 		return nil, true
 	}
 	for _, d := range s.lines[lineKey{p.Filename, p.Line}] {
+		if d.valid(nolint) && d.names(check) {
+			return d, true
+		}
+	}
+	for _, d := range s.files[p.Filename] {
 		if d.valid(nolint) && d.names(check) {
 			return d, true
 		}

@@ -48,3 +48,18 @@ func _(msg jetstream.Msg) {
 		msg.Nak() // want `bare Nak redelivers retryable error err from produce at once`
 	}
 }
+
+func _(msg jetstream.Msg) {
+	if err := produce(); err != nil {
+		// a misspelled check list is no reason: it suppresses nothing
+		//retrylint:ignore barenack,ackretryable the stream's MaxDeliver is 2
+		msg.Nak() // want `bare Nak redelivers retryable error err from produce at once`
+	}
+}
+
+func _(msg jetstream.Msg) {
+	if err := produce(); err != nil {
+		//nolint:barenack // misspelled: suppresses nothing
+		msg.Nak() // want `bare Nak redelivers retryable error err from produce at once`
+	}
+}

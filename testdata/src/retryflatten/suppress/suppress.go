@@ -70,3 +70,48 @@ func _() error {
 func _() error {
 	/* want `formatted with %v` */ return fmt.Errorf("l: %v", produce()) //nolint:barenak // another check's
 }
+
+// A check list with a typo is no reason: the directive suppresses nothing
+// (the retrylint meta check reports the unknown name).
+
+func _() error {
+	//retrylint:ignore retryflaten,barenak the caller retries on its own schedule
+	return fmt.Errorf("m: %v", produce()) // want `formatted with %v`
+}
+
+func _() error {
+	//retrylint:ignore barenack,ackretryable the caller retries on its own schedule
+	return fmt.Errorf("n: %v", produce()) // want `formatted with %v`
+}
+
+func _() error {
+	//retrylint:ignore Retryflatten the caller retries on its own schedule
+	return fmt.Errorf("o: %v", produce()) // want `formatted with %v`
+}
+
+func _() error {
+	//retrylint:ignore retryflatten,foo the caller retries on its own schedule
+	return fmt.Errorf("p: %v", produce()) // want `formatted with %v`
+}
+
+func _() error {
+	/* want `formatted with %v` */ return fmt.Errorf("q: %v", produce()) //nolint:retryflaten // misspelled
+}
+
+// Plain reasons stay reasons, and a list spaced after its comma is a list.
+
+func _() error {
+	return fmt.Errorf("r: %v", produce()) //retrylint:ignore retries are fine here, the caller paces them
+}
+
+func _() error {
+	return fmt.Errorf("s: %v", produce()) //retrylint:ignore break glass only: operators read the text
+}
+
+func _() error {
+	return fmt.Errorf("t: %v", produce()) //retrylint:ignore ok, operators read the text
+}
+
+func _() error {
+	return fmt.Errorf("u: %v", produce()) //retrylint:ignore barenak, retryflatten the caller retries on its own schedule
+}
