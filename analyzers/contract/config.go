@@ -10,11 +10,16 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/profile"
+	"github.com/retrylint/retrylint/internal/globs"
 )
 
 // Flag names of the contract analyzer. Drivers prefix them with the
 // analyzer's name: -retrycontract.dlq-funcs=... on the command line.
 const (
+	// FlagExclude is the option, of the contract model and of every check,
+	// that lists the files whose findings are not reported (globs.Globs).
+	FlagExclude = "exclude"
+
 	FlagCarrierMethod      = "carrier-method"
 	FlagDLQPattern         = "dlq-pattern"
 	FlagDLQSubjectPattern  = "dlq-subject-pattern"
@@ -66,7 +71,7 @@ type Config struct {
 	Nolint bool
 	// Exclude names the files whose findings no check reports (nor the
 	// directives meta check); each check has an Exclude of its own too.
-	Exclude Globs
+	Exclude globs.Globs
 }
 
 // DefaultConfig returns the configuration CONTRACT.md specifies.

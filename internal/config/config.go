@@ -16,7 +16,7 @@
 //	disable: [poisonack]
 //	exclude: [gen/**, "**/*_mock.go"]
 //
-// Exclude globs are relative to the file's directory (see contract.Globs
+// Exclude globs are relative to the file's directory (see globs.Globs
 // for what they match); a malformed one, or one whose path up to its
 // first wildcard does not exist, is an error: an exclusion that excludes
 // nothing is stale.
@@ -42,6 +42,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/internal/globs"
 )
 
 // FileName is the configuration file's name.
@@ -121,7 +122,7 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, value := root.Content[i], root.Content[i+1]
 		if key.Value == contract.FlagExclude {
-			text, err := globs(path, value, at)
+			text, err := excludeGlobs(path, value, at)
 			if err != nil {
 				return nil, err
 			}
@@ -159,7 +160,7 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 				if a.Name == contract.Name && excludeAt > 0 {
 					return nil, at(opt, "%s.%s: the file's exclude (line %d) says it already", a.Name, opt.Value, excludeAt)
 				}
-				text, err := globs(path, v, at)
+				text, err := excludeGlobs(path, v, at)
 				if err != nil {
 					return nil, err
 				}
@@ -208,12 +209,12 @@ func resolvePaths(path, list string) string {
 	return strings.Join(out, ",")
 }
 
-// globs returns the exclude globs of v (a glob or a list of them) as flag
+// excludeGlobs returns the exclude globs of v (a glob or a list of them) as flag
 // text, each made absolute against the directory of the file at path. A
 // malformed glob is an error, and so is one that matches nothing because
 // the path before its first wildcard does not exist (a typo, or a
 // directory since removed: an exclusion that excludes nothing is stale).
-func globs(path string, v *yaml.Node, at func(*yaml.Node, string, ...any) error) (string, error) {
+func excludeGlobs(path string, v *yaml.Node, at func(*yaml.Node, string, ...any) error) (string, error) {
 	entries := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
 		entries = v.Content
@@ -228,13 +229,13 @@ func globs(path string, v *yaml.Node, at func(*yaml.Node, string, ...any) error)
 			return "", at(e, "exclude: want a path glob or a list of them")
 		}
 		glob := strings.TrimSpace(e.Value)
-		if err := contract.CheckGlob(glob); err != nil {
+		if err := globs.CheckGlob(glob); err != nil {
 			return "", at(e, "exclude: %v", err)
 		}
 		if !filepath.IsAbs(glob) {
 			glob = filepath.Join(dir, glob)
 		}
-		if fixed := contract.Fixed(glob); fixed != "" {
+		if fixed := globs.Fixed(glob); fixed != "" {
 			if _, err := os.Stat(fixed); err != nil {
 				return "", at(e, "exclude: %q matches nothing: %s does not exist; correct or remove the entry", e.Value, fixed)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/analyzerdoc"
+	"github.com/retrylint/retrylint/internal/globs"
 )
 
 // ContractURL is the specification's address; each check's doc URL is its
@@ -39,10 +40,10 @@ type Spec struct {
 // New builds a check's Analyzer on model, a contract analyzer.
 //
 // Besides the check's own options, every check has -NAME.exclude, the
-// files whose findings it does not report (contract.Globs), as the
+// files whose findings it does not report (globs.Globs), as the
 // model's -retrycontract.exclude does for every check.
 func New(model *analysis.Analyzer, spec Spec) *analysis.Analyzer {
-	exclude := new(contract.Globs)
+	exclude := new(globs.Globs)
 	a := &analysis.Analyzer{
 		Name:             spec.Name,
 		Doc:              analyzerdoc.Section(spec.DocSource),

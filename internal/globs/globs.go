@@ -1,4 +1,7 @@
-package contract
+// Package globs matches the exclude options' path globs (the contract
+// model's and every check's), shared by the analyzers and the
+// configuration file's reader.
+package globs
 
 import (
 	"errors"
@@ -7,10 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 )
-
-// FlagExclude is the option, of the contract model and of every check,
-// that lists the files whose findings are not reported.
-const FlagExclude = "exclude"
 
 // Globs is a comma-separated list of path globs, usable as a flag.Value:
 // the files the exclude options name. A glob is a slash-separated path

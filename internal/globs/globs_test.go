@@ -1,9 +1,9 @@
-package contract_test
+package globs_test
 
 import (
 	"testing"
 
-	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/internal/globs"
 )
 
 // TestGlobs: what an exclude glob matches.
@@ -31,7 +31,7 @@ func TestGlobs(t *testing.T) {
 		{"/a/x.go,/m/x.go", "/m/x.go", true},
 		{"", "/m/x.go", false},
 	} {
-		var g contract.Globs
+		var g globs.Globs
 		if err := g.Set(tc.globs); err != nil {
 			t.Fatalf("%q: %v", tc.globs, err)
 		}
@@ -39,11 +39,11 @@ func TestGlobs(t *testing.T) {
 			t.Errorf("globs %q, file %s: match %v, want %v", tc.globs, tc.file, got, tc.want)
 		}
 	}
-	var g contract.Globs
+	var g globs.Globs
 	if err := g.Set("gen/[x"); err == nil {
 		t.Error("a malformed glob is accepted")
 	}
-	if got := contract.Fixed("internal/legacy/**/*.go"); got != "internal/legacy" {
+	if got := globs.Fixed("internal/legacy/**/*.go"); got != "internal/legacy" {
 		t.Errorf("Fixed = %q", got)
 	}
 }
