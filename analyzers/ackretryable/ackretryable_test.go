@@ -11,18 +11,26 @@ import (
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 )
 
-var testdata = checktest.TestData()
+// batch runs the check over the packages of all the tests below that use
+// ackretryable.Analyzer, in one load.
+var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages("ackretryable",
+	"ackretryable/crosspkg/upstream", "ackretryable/crosspkg/middle", "ackretryable/crosspkg/downstream",
+	"ackretryable/handlers/svc",
+	"ackretryable/deferred",
+	"ackretryable/helpers/app",
+)...)
 
 // TestStandardPackages runs the check over its standard test packages:
 // positives, look-alikes, generics, broken code, generated files and
 // suppression.
 func TestStandardPackages(t *testing.T) {
-	checktest.RunStandard(t, ackretryable.Analyzer)
+	t.Parallel()
+	batch.RunStandard(t)
 }
 
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, testdata, ackretryable.Analyzer,
-		"ackretryable/crosspkg/upstream", "ackretryable/crosspkg/middle", "ackretryable/crosspkg/downstream")
+	t.Parallel()
+	batch.Run(t, "ackretryable/crosspkg/upstream", "ackretryable/crosspkg/middle", "ackretryable/crosspkg/downstream")
 }
 
 // TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title
@@ -44,17 +52,20 @@ func TestDoc(t *testing.T) {
 // Acks when they return nil, and over look-alikes passed to callers that
 // do not Ack.
 func TestHandlers(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/handlers/svc")
+	t.Parallel()
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus")
+	batch.Run(t, "ackretryable/handlers/svc")
 }
 
 // TestDeferred runs the check over deferred Acks pending at returns.
 func TestDeferred(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/deferred")
+	t.Parallel()
+	batch.Run(t, "ackretryable/deferred")
 }
 
 // TestHelpers runs the check over calls of settling helpers of another
 // package, judged by the condition of their effects and the argument.
 func TestHelpers(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), ackretryable.Analyzer, "ackretryable/helpers/app")
+	t.Parallel()
+	batch.Run(t, "ackretryable/helpers/app")
 }

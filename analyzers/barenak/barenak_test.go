@@ -14,25 +14,36 @@ import (
 
 var testdata = checktest.TestData()
 
+// batch runs the check over the packages of all the tests below that use
+// barenak.Analyzer without suggested fixes, in one load.
+var batch = checktest.NewBatch(barenak.Analyzer, checktest.StandardPackages("barenak",
+	"barenak/crosspkg/upstream", "barenak/crosspkg/middle", "barenak/crosspkg/downstream",
+	"barenak/strict",
+	"barenak/helpers",
+)...)
+
 // TestStandardPackages runs the check over its standard test packages:
 // positives, look-alikes, generics, broken code, generated files and
 // suppression.
 func TestStandardPackages(t *testing.T) {
-	checktest.RunStandard(t, barenak.Analyzer)
+	t.Parallel()
+	batch.RunStandard(t)
 }
 
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, testdata, barenak.Analyzer,
-		"barenak/crosspkg/upstream", "barenak/crosspkg/middle", "barenak/crosspkg/downstream")
+	t.Parallel()
+	batch.Run(t, "barenak/crosspkg/upstream", "barenak/crosspkg/middle", "barenak/crosspkg/downstream")
 }
 
 func TestSuggestedFixes(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, testdata, barenak.Analyzer, "barenak/fix")
 }
 
 // TestStrict runs a barenak instance with -strict set; the default
 // Analyzer's configuration is left alone.
 func TestStrict(t *testing.T) {
+	t.Parallel()
 	a := barenak.New(contract.Analyzer)
 	if err := a.Flags.Set(barenak.FlagStrict, "true"); err != nil {
 		t.Fatal(err)
@@ -46,7 +57,8 @@ func TestStrict(t *testing.T) {
 // TestStrictOffByDefault checks that the strict package's unknown-origin
 // Naks are quiet without the flag.
 func TestStrictOffByDefault(t *testing.T) {
-	results := analysistest.Run(&quiet{T: t}, testdata, barenak.Analyzer, "barenak/strict")
+	t.Parallel()
+	results := batch.Run(&quiet{T: t}, "barenak/strict")
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			if strings.Contains(d.Message, "on an error path") {
@@ -80,6 +92,7 @@ func TestDoc(t *testing.T) {
 // through its profile file: its bare retry is Requeue, its delayed retry
 // RequeueAfter, which the message and the fix name.
 func TestProfile(t *testing.T) {
+	t.Parallel()
 	cfg := contract.DefaultConfig()
 	if err := cfg.SetOption(contract.FlagProfiles, filepath.Join(checktest.TestData(), "src", "quemq", "profile.json")); err != nil {
 		t.Fatal(err)
@@ -90,5 +103,6 @@ func TestProfile(t *testing.T) {
 // TestHelpers runs the check over calls of bare-Nak helpers of another
 // package, judged by the condition of their effects and the argument.
 func TestHelpers(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), barenak.Analyzer, "barenak/helpers")
+	t.Parallel()
+	batch.Run(t, "barenak/helpers")
 }

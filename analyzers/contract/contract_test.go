@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
@@ -17,8 +16,17 @@ import (
 
 var testdata = checktest.TestData()
 
+// facts runs the model over the packages of all the tests that check its
+// facts with contract.Analyzer, in one load.
+var facts = checktest.NewBatch(contract.Analyzer,
+	"contract/producers/lib", "contract/producers/app",
+	"contract/dlq/sink", "contract/dlq/app", "contract/dlq/kinds",
+	"contract/transient/classify",
+)
+
 func TestProducerFacts(t *testing.T) {
-	analysistest.Run(t, testdata, contract.Analyzer, "contract/producers/lib", "contract/producers/app")
+	t.Parallel()
+	facts.Run(t, "contract/producers/lib", "contract/producers/app")
 }
 
 // fill sets every field of v, recursively, to a value that is not zero:

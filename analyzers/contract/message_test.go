@@ -31,5 +31,6 @@ var ackCalls = &analysis.Analyzer{
 }
 
 func TestMessages(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, testdata, ackCalls, "contract/messages")
 }

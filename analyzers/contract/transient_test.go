@@ -15,7 +15,8 @@ import (
 // TestClassifierFacts checks which functions get "retry delay classifier"
 // and "retry predicate" facts.
 func TestClassifierFacts(t *testing.T) {
-	analysistest.Run(t, testdata, contract.Analyzer, "contract/transient/classify")
+	t.Parallel()
+	facts.Run(t, "contract/transient/classify")
 }
 
 // TestTransientPaths checks the facts ErrorPaths gives at each probe()
@@ -23,6 +24,7 @@ func TestClassifierFacts(t *testing.T) {
 // return, reassignment, retry loops, && and ||, classifiers from another
 // package.
 func TestTransientPaths(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, testdata, probe, "contract/transient/paths")
 }
 

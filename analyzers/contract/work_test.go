@@ -35,6 +35,7 @@ func (c *bodyCounter) add(body *ast.BlockStmt) {
 // however many checks and inferences look at the body. It also checks
 // that the path solver converged on every body.
 func TestWorkOncePerBody(t *testing.T) {
+	t.Parallel()
 	builds := &bodyCounter{counts: make(map[*ast.BlockStmt]int)}
 	solves := &bodyCounter{counts: make(map[*ast.BlockStmt]int)}
 	model := contract.New(contract.DefaultConfig(), contract.OnBuild(builds.add), contract.OnSolve(solves.add))

@@ -3,28 +3,36 @@ package dlqunchecked_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/retrylint/retrylint/analyzers/dlqunchecked"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
 )
+
+// batch runs the check over the packages of all the tests below, in one
+// load.
+var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages("dlqunchecked",
+	"dlqunchecked/crosspkg/outbox",
+	"dlqunchecked/handlers",
+)...)
 
 // TestStandardPackages runs the check over its standard test packages:
 // positives, look-alikes, generics, broken code, generated files and
 // suppression.
 func TestStandardPackages(t *testing.T) {
-	checktest.RunStandard(t, dlqunchecked.Analyzer)
+	t.Parallel()
+	batch.RunStandard(t)
 }
 
 // TestAcrossPackages runs the check on a package that acks around the
 // dead-letter helpers of another: a checked writer, a swallowing writer
 // and a writer for ordering only, known through their facts (whose kinds contract/dlq/kinds tests).
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), dlqunchecked.Analyzer, "dlqunchecked/crosspkg/outbox")
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/crosspkg/outbox")
 }
 
 // TestHandlers runs the check over handlers registered with a bus that
 // Acks when they return nil.
 func TestHandlers(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), dlqunchecked.Analyzer, "dlqunchecked/handlers")
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/handlers")
 }

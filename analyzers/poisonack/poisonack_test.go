@@ -10,11 +10,20 @@ import (
 	"github.com/retrylint/retrylint/analyzers/poisonack"
 )
 
+// batch runs the check over the packages of all the tests below that use
+// poisonack.Analyzer, in one load.
+var batch = checktest.NewBatch(poisonack.Analyzer, checktest.StandardPackages("poisonack",
+	"poisonack/crosspkg/worker", "poisonack/nodlq",
+	"poisonack/handlers",
+	"poisonack/foreign/orders",
+)...)
+
 // TestStandardPackages runs the check over its standard test packages:
 // positives, look-alikes, generics, broken code, generated files and
 // suppression.
 func TestStandardPackages(t *testing.T) {
-	checktest.RunStandard(t, poisonack.Analyzer)
+	t.Parallel()
+	batch.RunStandard(t)
 }
 
 // TestAcrossPackages runs the check on a worker that decodes with another
@@ -22,18 +31,21 @@ func TestStandardPackages(t *testing.T) {
 // package that writes no DLQ at all (a Term on decode failure stays quiet
 // there).
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), poisonack.Analyzer, "poisonack/crosspkg/worker", "poisonack/nodlq")
+	t.Parallel()
+	batch.Run(t, "poisonack/crosspkg/worker", "poisonack/nodlq")
 }
 
 // TestHandlers runs the check over handlers registered with a bus that
 // Acks when they return nil.
 func TestHandlers(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), poisonack.Analyzer, "poisonack/handlers")
+	t.Parallel()
+	batch.Run(t, "poisonack/handlers")
 }
 
 // TestPayloadFacts checks the fact of a bus that hands its handlers the
 // payload.
 func TestPayloadFacts(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "poisonack/databus")
 }
 
@@ -43,5 +55,6 @@ func TestPayloadFacts(t *testing.T) {
 // package's pass, which analysistest cannot match to a file of another
 // package: cmd/retrylint's TestForeignHandler checks it.)
 func TestForeignHandlerFacts(t *testing.T) {
-	analysistest.Run(t, checktest.TestData(), poisonack.Analyzer, "poisonack/foreign/orders")
+	t.Parallel()
+	batch.Run(t, "poisonack/foreign/orders")
 }

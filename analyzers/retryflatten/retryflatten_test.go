@@ -14,24 +14,34 @@ import (
 
 var testdata = checktest.TestData()
 
+// batch runs the check over the packages of all the tests below that do
+// not check suggested fixes, in one load.
+var batch = checktest.NewBatch(retryflatten.Analyzer, checktest.StandardPackages("retryflatten",
+	"retryflatten/crosspkg/upstream", "retryflatten/crosspkg/middle", "retryflatten/crosspkg/downstream",
+	"retryflatten/cgo",
+)...)
+
 // TestStandardPackages runs the check over its standard test packages:
 // positives, look-alikes, generics, broken code, generated files and
 // suppression.
 func TestStandardPackages(t *testing.T) {
-	checktest.RunStandard(t, retryflatten.Analyzer)
+	t.Parallel()
+	batch.RunStandard(t)
 }
 
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, testdata, retryflatten.Analyzer,
-		"retryflatten/crosspkg/upstream", "retryflatten/crosspkg/middle", "retryflatten/crosspkg/downstream")
+	t.Parallel()
+	batch.Run(t, "retryflatten/crosspkg/upstream", "retryflatten/crosspkg/middle", "retryflatten/crosspkg/downstream")
 }
 
 func TestSuggestedFixes(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, testdata, retryflatten.Analyzer, "retryflatten/fix")
 }
 
 func TestCgo(t *testing.T) {
-	analysistest.Run(t, testdata, retryflatten.Analyzer, "retryflatten/cgo")
+	t.Parallel()
+	batch.Run(t, "retryflatten/cgo")
 }
 
 // TestExclude: -retrycontract.exclude and the check's own -exclude keep

@@ -89,6 +89,7 @@ func TestNoFactAccessAfterRun(t *testing.T) {
 		check := s.wrap(check)
 		pkgs := checkPackages(t, testdata, check.Name)
 		t.Run(check.Name, func(t *testing.T) {
+			t.Parallel()
 			analysistest.Run(t, testdata, check, pkgs...)
 		})
 	}

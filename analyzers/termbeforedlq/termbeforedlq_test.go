@@ -14,16 +14,24 @@ import (
 
 var testdata = checktest.TestData()
 
+// batch runs the check over the packages of all the tests below that use
+// termbeforedlq.Analyzer, in one load.
+var batch = checktest.NewBatch(termbeforedlq.Analyzer, checktest.StandardPackages("termbeforedlq",
+	"termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer",
+	"termbeforedlq/v2/dispatcher",
+)...)
+
 // TestStandardPackages runs the check over its standard test packages:
 // positives, look-alikes, generics, broken code, generated files and
 // suppression.
 func TestStandardPackages(t *testing.T) {
-	checktest.RunStandard(t, termbeforedlq.Analyzer)
+	t.Parallel()
+	batch.RunStandard(t)
 }
 
 func TestAcrossPackages(t *testing.T) {
-	results := analysistest.Run(t, testdata, termbeforedlq.Analyzer,
-		"termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer")
+	t.Parallel()
+	results := batch.Run(t, "termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer")
 
 	// A may-Term helper's call points at the helper's inner Term.
 	found := false
@@ -53,6 +61,7 @@ func TestAcrossPackages(t *testing.T) {
 // TestDLQFuncs runs the check on a contract model configured with
 // -retrycontract.dlq-funcs.
 func TestDLQFuncs(t *testing.T) {
+	t.Parallel()
 	cfg := contract.DefaultConfig()
 	if err := cfg.SetOption(contract.FlagDLQFuncs, "termbeforedlq/crosspkg/dlqhelper.Ledger.Record"); err != nil {
 		t.Fatal(err)
@@ -76,6 +85,7 @@ func TestDoc(t *testing.T) {
 // through its profile file: its terminate method is Discard, its publish
 // Send.
 func TestProfile(t *testing.T) {
+	t.Parallel()
 	cfg := contract.DefaultConfig()
 	if err := cfg.SetOption(contract.FlagProfiles, filepath.Join(testdata, "src", "quemq", "profile.json")); err != nil {
 		t.Fatal(err)
@@ -88,5 +98,6 @@ func TestProfile(t *testing.T) {
 // dispatcher), writer kinds across packages (checked, ordering only,
 // swallowing), and the processGuarded false positive of version 1.
 func TestContractV2Writes(t *testing.T) {
-	analysistest.Run(t, testdata, termbeforedlq.Analyzer, "termbeforedlq/v2/dispatcher")
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v2/dispatcher")
 }

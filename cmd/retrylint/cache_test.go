@@ -19,6 +19,7 @@ import (
 // others, and prints what an uncached run prints, byte for byte, in every
 // format; a corrupted entry is ignored and rewritten.
 func TestPackageCache(t *testing.T) {
+	t.Parallel()
 	dir := foreignModule(t)
 	for name, content := range map[string]string{
 		// Test variants, and a package nothing else imports.
@@ -35,13 +36,12 @@ func TestPackageCache(t *testing.T) {
 	}
 	settle(t, dir)
 	cacheDir := t.TempDir()
-	t.Setenv("XDG_CACHE_HOME", cacheDir)
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
-	t.Setenv("RETRYLINT_CACHE_STATS", statsFile)
+	env := append([]string{"XDG_CACHE_HOME=" + cacheDir, "RETRYLINT_CACHE_STATS=" + statsFile}, foreignEnv...)
 
 	run := func(args ...string) (result, []string) {
 		t.Helper()
-		return runStats(t, dir, statsFile, append(args, "./...")...)
+		return runStats(t, dir, env, statsFile, append(args, "./...")...)
 	}
 	// check runs retrylint with flags and compares its output with an
 	// uncached run's (the last, when the sources changed only in comments
@@ -79,14 +79,14 @@ func TestPackageCache(t *testing.T) {
 		}
 	}
 
-	all := dependents(t, dir, "")
+	all := dependents(t, dir, env, "")
 	check("first run", all)
 	edit("retry/retry.go")
-	check("retry edited", dependents(t, dir, "example.com/shop/retry"))
+	check("retry edited", dependents(t, dir, env, "example.com/shop/retry"))
 	edit("cmd/app/main.go")
-	check("main edited", dependents(t, dir, "example.com/shop/cmd/app"))
+	check("main edited", dependents(t, dir, env, "example.com/shop/cmd/app"))
 	edit("other/other.go")
-	check("other edited", dependents(t, dir, "example.com/shop/other"))
+	check("other edited", dependents(t, dir, env, "example.com/shop/other"))
 
 	// An edit that moves findings: the findings of svc are reported while
 	// analyzing cmd/app, which depends on it.
@@ -100,12 +100,12 @@ func TestPackageCache(t *testing.T) {
 	}
 	settle(t, svcFile)
 	clear(uncached)
-	check("svc edited", dependents(t, dir, "example.com/shop/svc"))
+	check("svc edited", dependents(t, dir, env, "example.com/shop/svc"))
 
 	// Output flags do not change a package's results: they share entries.
 	for _, format := range []string{"-json", "-format=sarif", "-format=github"} {
 		edit("svc/decode.go")
-		check("decode edited", dependents(t, dir, "example.com/shop/svc"), format)
+		check("decode edited", dependents(t, dir, env, "example.com/shop/svc"), format)
 	}
 
 	// Flags that change what is analyzed have entries of their own.
@@ -127,7 +127,7 @@ func TestPackageCache(t *testing.T) {
 	edit("other/other.go")
 	check("entries corrupted", all)
 	edit("other/other.go")
-	check("entries rewritten", dependents(t, dir, "example.com/shop/other"))
+	check("entries rewritten", dependents(t, dir, env, "example.com/shop/other"))
 }
 
 // settle backdates the modification time of the files under path by a
@@ -148,16 +148,18 @@ func settle(t *testing.T, path string) {
 	}
 }
 
-// dependents asks go list for the root packages of patterns (./... if
-// none; with their test variants) that are pkg or depend on it, sorted;
-// all of them when pkg is empty.
-func dependents(t *testing.T, dir, pkg string, patterns ...string) []string {
+// dependents asks go list, in dir with env added to the test's
+// environment, for the root packages of patterns (./... if none; with
+// their test variants) that are pkg or depend on it, sorted; all of them
+// when pkg is empty.
+func dependents(t *testing.T, dir string, env []string, pkg string, patterns ...string) []string {
 	t.Helper()
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
 	cmd := exec.Command("go", append([]string{"list", "-test", "-f", "{{.ImportPath}}{{range .Deps}}\t{{.}}{{end}}"}, patterns...)...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -174,13 +176,14 @@ func dependents(t *testing.T, dir, pkg string, patterns ...string) []string {
 	return ids
 }
 
-// runStats runs retrylint in dir with args and returns its result and the
-// root packages it analyzed, as it writes them to statsFile (nil when it
-// replayed the whole run).
-func runStats(t *testing.T, dir, statsFile string, args ...string) (result, []string) {
+// runStats runs retrylint in dir with env (which sets
+// RETRYLINT_CACHE_STATS=statsFile) and args, and returns its result and
+// the root packages it analyzed, as it writes them to statsFile (nil when
+// it replayed the whole run).
+func runStats(t *testing.T, dir string, env []string, statsFile string, args ...string) (result, []string) {
 	t.Helper()
 	os.Remove(statsFile)
-	r := runIn(t, dir, binary, args...)
+	r := runEnv(t, dir, env, args...)
 	data, err := os.ReadFile(statsFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return r, nil
@@ -198,21 +201,18 @@ func runStats(t *testing.T, dir, statsFile string, args ...string) (result, []st
 // corpus's deliberately broken packages are left out: a run with load or
 // type errors is analyzed whole.
 func TestPackageCacheCorpus(t *testing.T) {
+	t.Parallel()
 	gopath := t.TempDir()
 	if err := os.CopyFS(gopath, os.DirFS(filepath.Join(root, "testdata"))); err != nil {
 		t.Fatal(err)
 	}
 	settle(t, gopath)
 	dir := filepath.Join(gopath, "src")
-	t.Setenv("GOPATH", gopath)
-	t.Setenv("GO111MODULE", "off")
-	t.Setenv("GOFLAGS", "")
-	t.Setenv("GOWORK", "off")
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
-	t.Setenv("RETRYLINT_CACHE_STATS", statsFile)
+	env := []string{"GOPATH=" + gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off",
+		"XDG_CACHE_HOME=" + t.TempDir(), "RETRYLINT_CACHE_STATS=" + statsFile}
 
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Tests: true}, "./...")
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Tests: true, Env: append(os.Environ(), env...)}, "./...")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestPackageCacheCorpus(t *testing.T) {
 		t.Fatalf("%d clean packages in the corpus, want at least 40", len(patterns))
 	}
 
-	uncached, _ := runStats(t, dir, statsFile, append([]string{"-cache=false"}, patterns...)...)
+	uncached, _ := runStats(t, dir, env, statsFile, append([]string{"-cache=false"}, patterns...)...)
 	if uncached.code != 3 || strings.Count(uncached.stdout, "\n") < 50 {
 		t.Fatalf("uncached run: exit status %d, %d lines, stderr %q", uncached.code, strings.Count(uncached.stdout, "\n"), uncached.stderr)
 	}
@@ -254,11 +254,11 @@ func TestPackageCacheCorpus(t *testing.T) {
 			f.Close()
 			settle(t, files[0])
 		}
-		got, analyzed := runStats(t, dir, statsFile, patterns...)
+		got, analyzed := runStats(t, dir, env, statsFile, patterns...)
 		if got != uncached {
 			t.Errorf("run %d (%q edited): cached output\n%+v\nuncached:\n%+v", i, edited, got, uncached)
 		}
-		if want := dependents(t, dir, edited, patterns...); !slices.Equal(analyzed, want) {
+		if want := dependents(t, dir, env, edited, patterns...); !slices.Equal(analyzed, want) {
 			t.Errorf("run %d (%q edited): analyzed %d packages\n\t%s\nwant %d\n\t%s", i, edited, len(analyzed), strings.Join(analyzed, "\n\t"), len(want), strings.Join(want, "\n\t"))
 		}
 	}

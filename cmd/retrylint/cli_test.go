@@ -34,6 +34,7 @@ func fixed(t *testing.T, dir string) bool {
 // exit 3; a flag whose value the fix run cannot be given is refused in one
 // line, exit 2, before any file is touched.
 func TestFixWithEveryFlag(t *testing.T) {
+	t.Parallel()
 	sarifResults := func(t *testing.T, out string) int {
 		var log struct {
 			Runs []struct{ Results []json.RawMessage }
@@ -133,6 +134,7 @@ func TestFixWithEveryFlag(t *testing.T) {
 // the findings remain; -diff alone means the same; a clean module exits
 // 0; -diff refuses the report's flags in one line.
 func TestFixDiffExitStatus(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	for _, args := range [][]string{{"-fix", "-diff"}, {"-diff"}} {
 		r := runIn(t, dir, binary, append(args, "./...")...)
@@ -159,6 +161,7 @@ func TestFixDiffExitStatus(t *testing.T) {
 // parse fixes the others and names the broken one in retrylint's one
 // line, not in the fix run's raw errors.
 func TestFixBrokenPackage(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	writeFiles(t, dir, map[string]string{"broken/broken.go": "package broken\n\nfunc F( {\n"})
 	r := runIn(t, dir, binary, "-fix", "./...")
@@ -177,6 +180,7 @@ func TestFixBrokenPackage(t *testing.T) {
 // one line on stderr and exit 1; text prints nothing. The line of
 // inconsistent vendoring keeps its reason.
 func TestTotalLoadFailure(t *testing.T) {
+	t.Parallel()
 	noModule := t.TempDir()
 	writeFiles(t, noModule, map[string]string{"a.go": "package a\n"})
 	vendored := t.TempDir()
@@ -235,6 +239,7 @@ func TestTotalLoadFailure(t *testing.T) {
 // printed once for the whole go vet run, not once per package, and go vet
 // fails.
 func TestVetBadConfigOnce(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	writeFiles(t, dir, map[string]string{
 		".retrylint.yaml": "barenak:\n  strikt: true\n",
@@ -257,6 +262,7 @@ func TestVetBadConfigOnce(t *testing.T) {
 // line and exit 2 before anything is loaded (the pattern names a package
 // that would fail to load), with nothing on stdout in any format.
 func TestBaselineRefusedBeforeLoading(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	writeFiles(t, dir, map[string]string{
 		"corrupt.json": `{"findings": [`,
@@ -315,6 +321,7 @@ func unwritableDir(t *testing.T) string {
 // .retrylint.yaml is found from a subdirectory, with -C from elsewhere and
 // in every go vet unit: the finding that needs it is reported each time.
 func TestConfigProfileRelativeToFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"go.mod":             "module example.com/app\n\ngo 1.26\n",

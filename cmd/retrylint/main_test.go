@@ -87,6 +87,7 @@ func findings(out string) []string {
 }
 
 func TestExamplesHaveFindings(t *testing.T) {
+	t.Parallel()
 	r := run(t, binary, "./examples/...")
 	if r.code != 3 {
 		t.Fatalf("exit status %d, want 3 (findings)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
@@ -106,6 +107,7 @@ func TestExamplesHaveFindings(t *testing.T) {
 }
 
 func TestProjectIsClean(t *testing.T) {
+	t.Parallel()
 	r := run(t, binary, "./runtime/...", "./analyzers/...", "./cmd/...", "./internal/...")
 	if r.code != 0 || r.stdout != "" {
 		t.Fatalf("exit status %d, want 0\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
@@ -115,6 +117,7 @@ func TestProjectIsClean(t *testing.T) {
 // TestVetTool checks that go vet -vettool reports exactly what the command
 // line reports.
 func TestVetTool(t *testing.T) {
+	t.Parallel()
 	cli := run(t, binary, "./examples/...")
 	vet := run(t, "go", "vet", "-vettool="+binary, "./examples/...")
 	if vet.code == 0 {
@@ -129,6 +132,7 @@ func TestVetTool(t *testing.T) {
 // TestJSON decodes -json output as go vet's shape:
 // {"pkg": {"analyzer": [{"posn": ..., "message": ...}]}}.
 func TestJSON(t *testing.T) {
+	t.Parallel()
 	r := run(t, binary, "-json", "./examples/...")
 	if r.code != 3 {
 		t.Fatalf("exit status %d, want 3\n%s", r.code, r.stderr)
@@ -163,6 +167,7 @@ func TestJSON(t *testing.T) {
 }
 
 func TestExitStatusAndErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -192,6 +197,7 @@ func TestExitStatusAndErrors(t *testing.T) {
 
 // TestEnableFlags checks -NAME (only NAME) and -NAME=false (all but NAME).
 func TestEnableFlags(t *testing.T) {
+	t.Parallel()
 	only := run(t, binary, "-retryflatten", "./examples/...")
 	but := run(t, binary, "-retryflatten=false", "./examples/...")
 	for line := range strings.SplitSeq(strings.TrimSpace(only.stdout), "\n") {
@@ -256,6 +262,7 @@ func TestHelpListsEveryFlag(t *testing.T) {
 }
 
 func TestHelpListsAnalyzers(t *testing.T) {
+	t.Parallel()
 	r := run(t, binary, "help")
 	if r.code != 0 {
 		t.Fatalf("exit status %d", r.code)
@@ -274,6 +281,7 @@ func TestHelpListsAnalyzers(t *testing.T) {
 // TestFixDiff checks that -fix -diff proposes the %w rewrite without
 // touching the file.
 func TestFixDiff(t *testing.T) {
+	t.Parallel()
 	before, err := os.ReadFile(filepath.Join(root, "examples/orders/handlers/orders.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -292,6 +300,7 @@ func TestFixDiff(t *testing.T) {
 // (the checks run despite errors, as in an editor), that the run says so in
 // one line, and that it ends with the failure status.
 func TestTypeErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/broken\n\ngo 1.26\n",
@@ -374,6 +383,7 @@ func withImport(src, path string) string {
 // findings; under -json, stdout is still one JSON document with the
 // findings.
 func TestFailedLoads(t *testing.T) {
+	t.Parallel()
 	const goMod = "module example.com/m\n\ngo 1.26\n"
 	// bad has a finding of its own besides the import that fails, two
 	// lines lower than good's for the import.
@@ -471,6 +481,7 @@ func TestFailedLoads(t *testing.T) {
 // analyzed, with a notice, while the packages that import it are, and the
 // run ends with the failure status.
 func TestSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"go.mod":       "module example.com/s\n\ngo 1.26\n",
@@ -503,6 +514,7 @@ func TestSyntaxErrors(t *testing.T) {
 // naming no func-typed parameter fails the package's analysis with one
 // line that names the directive's place, instead of being ignored.
 func TestBadHandlerDirective(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"go.mod": "module example.com/bus\n\ngo 1.26\n",
@@ -536,9 +548,9 @@ func Run(ctx context.Context, h func(context.Context) error) {
 // registered through the generic bus.JSON; svc.Refresh, of the same shape
 // but registered nowhere, stays quiet.
 func TestForeignHandler(t *testing.T) {
+	t.Parallel()
 	dir := foreignModule(t)
-	t.Setenv("GOFLAGS", "-mod=mod")
-	r := runIn(t, dir, binary, "./...")
+	r := runEnv(t, dir, foreignEnv, "./...")
 	if r.code != 3 {
 		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -562,7 +574,8 @@ func TestForeignHandler(t *testing.T) {
 }
 
 // foreignModule copies testdata/foreign, a module that requires nats.go,
-// to a temporary directory and returns it.
+// to a temporary directory and returns it. The go command works in it
+// with foreignEnv.
 func foreignModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -600,9 +613,13 @@ func foreignModule(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GOFLAGS", "-mod=mod")
 	return dir
 }
+
+// foreignEnv is the environment, beside the test's, of the go command and
+// of retrylint in a foreignModule. (Given to each command rather than set
+// with t.Setenv, which a parallel test cannot use.)
+var foreignEnv = []string{"GOFLAGS=-mod=mod"}
 
 // TestRuntimeRunnerHandler checks that this project's runtime runner is
 // inferred as a caller that Acks when its handler returns nil, by the same
@@ -611,6 +628,7 @@ func foreignModule(t *testing.T) string {
 // swallows a retryable error is reported, with the runner's Ack as the
 // related location.
 func TestRuntimeRunnerHandler(t *testing.T) {
+	t.Parallel()
 	r := run(t, binary, "./cmd/retrylint/testdata/runtimeuser")
 	if r.code != 3 {
 		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
@@ -663,6 +681,7 @@ func B() error { return errors.New("b: " + produce().Error()) }
 // TestFixReportsWhatRemains: -fix applies the fixes, then reports the
 // findings no fix covers and exits 3; with -json they come as JSON.
 func TestFixReportsWhatRemains(t *testing.T) {
+	t.Parallel()
 	for _, jsonOut := range []bool{false, true} {
 		dir := fixModule(t)
 		args := []string{"-fix", "./..."}
@@ -695,6 +714,7 @@ func TestFixReportsWhatRemains(t *testing.T) {
 // TestFixBadFlag: a bad flag under -fix is one line and exit 2, before any
 // file is touched.
 func TestFixBadFlag(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	r := runIn(t, dir, binary, "-fix", "-bogus", "./...")
 	src, _ := os.ReadFile(filepath.Join(dir, "fixdemo.go"))
@@ -710,6 +730,7 @@ func TestFixBadFlag(t *testing.T) {
 // required fields, one rule per check with its doc, each finding a result
 // whose ruleId and ruleIndex name its check, related locations kept.
 func TestSARIF(t *testing.T) {
+	t.Parallel()
 	text := run(t, binary, "./examples/...")
 	r := run(t, binary, "-format=sarif", "./examples/...")
 	if r.code != 3 {
@@ -784,6 +805,7 @@ func TestSARIF(t *testing.T) {
 // TestGitHubAnnotations: one workflow command per finding, with the file,
 // line, column and check.
 func TestGitHubAnnotations(t *testing.T) {
+	t.Parallel()
 	text := run(t, binary, "./examples/...")
 	r := run(t, binary, "-format=github", "./examples/...")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
@@ -805,6 +827,7 @@ func TestGitHubAnnotations(t *testing.T) {
 // a build constraint appears only with the tag), -modfile too (a missing
 // one is a load error, in one clean line).
 func TestTagsAndModfile(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	src, err := os.ReadFile(filepath.Join(dir, "fixdemo.go"))
 	if err != nil {
@@ -840,6 +863,7 @@ func TestTagsAndModfile(t *testing.T) {
 // TestBaseline: the first run records the findings and exits 0; the next
 // reports nothing; a new finding is reported alone, even on a shifted line.
 func TestBaseline(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	base := filepath.Join(dir, "retrylint-baseline.json")
 	if r := runIn(t, dir, binary, "-baseline="+base, "./..."); r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "recorded 2 finding(s)") {
@@ -868,6 +892,7 @@ func TestBaseline(t *testing.T) {
 // findings); command-line flags win; -config names another file; a bad
 // file is one line with its file and line, and exit 2.
 func TestConfigFile(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	cfg := filepath.Join(dir, ".retrylint.yaml")
 	if err := os.WriteFile(cfg, []byte("disable: [retryflatten]\n"), 0o644); err != nil {
@@ -910,6 +935,7 @@ func TestConfigFile(t *testing.T) {
 // loaded package lacks is one line and exit 2, from a flag or the
 // configuration file; an entry of a package not loaded is not judged.
 func TestDLQFuncsMustExist(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	r := runIn(t, dir, binary, "-retrycontract.dlq-funcs=fixdemo.Missing,fixdemo.TempErr.Error", "./...")
 	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "fixdemo.Missing (-retrycontract.dlq-funcs): no function Missing in fixdemo") ||
@@ -938,6 +964,7 @@ func TestDLQFuncsMustExist(t *testing.T) {
 // once for the whole run (not once per package, dependencies included,
 // with the usage of every flag), and go vet fails.
 func TestVetBadFlag(t *testing.T) {
+	t.Parallel()
 	r := run(t, "go", "vet", "-vettool="+binary, "-retrycontract.dlq-pattern=(dlq", "./examples/...")
 	if r.code == 0 {
 		t.Fatalf("go vet exited 0 with a bad option:\n%s", r.stderr)
@@ -958,17 +985,18 @@ func TestVetBadFlag(t *testing.T) {
 // from the package cache prints what an uncached run prints, byte for
 // byte, with the same status; the formats share the packages' entries.
 func TestCacheOutputIdentical(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Parallel()
+	cacheDir := t.TempDir()
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
-	t.Setenv("RETRYLINT_CACHE_STATS", statsFile)
+	env := []string{"XDG_CACHE_HOME=" + cacheDir, "RETRYLINT_CACHE_STATS=" + statsFile}
 	var entries int
 	for i, format := range []string{"-format=text", "-json", "-format=sarif", "-format=github"} {
-		uncached := run(t, binary, "-cache=false", format, "./examples/...")
-		first, analyzed := runStats(t, root, statsFile, format, "./examples/...")
+		uncached := runEnv(t, root, env, "-cache=false", format, "./examples/...")
+		first, analyzed := runStats(t, root, env, statsFile, format, "./examples/...")
 		if i > 0 && len(analyzed) != 0 {
 			t.Errorf("%s, first run analyzed %v: the entries of the text run serve every format", format, analyzed)
 		}
-		replayed, analyzed := runStats(t, root, statsFile, format, "./examples/...")
+		replayed, analyzed := runStats(t, root, env, statsFile, format, "./examples/...")
 		if len(analyzed) != 0 {
 			t.Errorf("%s, second run analyzed %v, want everything replayed", format, analyzed)
 		}
@@ -978,7 +1006,7 @@ func TestCacheOutputIdentical(t *testing.T) {
 					format, name, r.code, len(r.stdout), r.stderr, uncached.code, len(uncached.stdout), uncached.stderr)
 			}
 		}
-		found, err := os.ReadDir(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "retrylint", "pkgs"))
+		found, err := os.ReadDir(filepath.Join(cacheDir, "retrylint", "pkgs"))
 		if err != nil || (i > 0 && len(found) != entries) {
 			t.Errorf("%s: %d cache entries, %v; want the first format's %d", format, len(found), err, entries)
 		}

@@ -30,6 +30,7 @@ import (
 // b always has a finding; a flattens lib.Plain's error, which becomes a
 // finding once an edit makes Plain return a retryable error.
 func TestStaleness(t *testing.T) {
+	t.Parallel()
 	realGo, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ func TestJSONFromResults(t *testing.T) {
 		"corpus": {Dir: filepath.Join(corpus, "src"), Env: append(os.Environ(), "GOPATH="+corpus, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off")},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			cfg.Mode = packages.LoadAllSyntax
 			cfg.Tests = true
 			pkgs, err := packages.Load(cfg, "./...")

@@ -7,6 +7,7 @@ import "testing"
 // and a return at which a deferred Ack runs; and what Candidates returns
 // for an exported function that could be a handler registered elsewhere.
 func TestAckOrdering(t *testing.T) {
+	t.Parallel()
 	runCases(t, []orderingCase{
 		{name: "ack then write", check: ackCheck, src: `
 func _(c *C, d Delivery) error {

@@ -10,6 +10,7 @@ import "testing"
 // messages; the finding preferred when a Term shows several; generated
 // files. TestTermAfterWrite has the handling of a write's error.
 func TestTermOrdering(t *testing.T) {
+	t.Parallel()
 	runCases(t, []orderingCase{
 		// Reachability from the Term.
 		{name: "term then write", check: termCheck, src: `

@@ -11,6 +11,7 @@ import "testing"
 // switched on, stored in a field or a value that is no error, tested in a
 // way not followed, given to the Term's helper.
 func TestTermAfterWrite(t *testing.T) {
+	t.Parallel()
 	runCases(t, []orderingCase{
 		{name: "error discarded with _", check: termCheck, src: `
 func _(c *C, d Delivery) error {
