@@ -7,14 +7,17 @@
 // The model is computed whole in the analyzer's Run and only read
 // afterwards: the checks that share it run in parallel, and the facts of
 // other packages are read once, during Run (the analysis API forbids fact
-// access after it). It builds on three packages with one job each: cfgs
-// (one control-flow graph per function body that has something to judge,
-// built once, and the functions that never return), dataflow (one forward
-// solver with its lattice laws, and the forward-edge reachability every
-// ordering check walks) and profile (message libraries as data). The
-// package's identifiers (vocabulary.go) tell which inferences can find
-// anything there: most packages of a program name no message, no carrier
-// and no dead-letter queue, and the model does next to nothing for them.
+// access after it). Run builds the stage packages of internal/ in this
+// order, each complete when its Build returns and read-only afterwards:
+// syntax (one walk, test functions, and the gate: most packages of a
+// program name no message, no carrier and no dead-letter queue, and the
+// model does next to nothing for them), messages, producers, dlq, settle,
+// handlers, transient and paths; then it exports the package's facts.
+// Checks read the stages' Results through the Model's accessors. The
+// stages build on cfgs (one control-flow graph per function body that has
+// something to judge, built once, and the functions that never return),
+// dataflow (one forward solver with its lattice laws) and profile (message
+// libraries as data).
 //
 // # Analyzer retrycontract
 //
