@@ -80,7 +80,7 @@ var (
 )
 
 // rawTermCheck runs ordering over termSpec on the contract model without
-// NewCheck's pass, which drops diagnostics in generated files itself: what
+// checks.New's pass, which drops diagnostics in generated files itself: what
 // it reports in a generated file, ordering did not skip.
 var rawTermCheck = &analysis.Analyzer{
 	Name:             "orderingraw",
