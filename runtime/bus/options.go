@@ -216,9 +216,14 @@ func WithConcurrency(n int) Option {
 	}
 }
 
-// WithPullMaxMessages sets how many messages the runner buffers (default
-// 100). Buffered messages are already delivered: their ack wait runs while
-// they wait, so keep the buffer small when handlers are slow.
+// WithPullMaxMessages sets how many messages the runner holds at most
+// besides those its workers run (default 100): it pulls up to half of
+// them at a time, and stops pulling while the other half waits for a
+// worker. Held messages are already delivered, and their ack wait runs
+// while they wait: heartbeats keep them alive, as they keep the running
+// ones, so a slow handler does not have the server deliver the messages
+// behind it again. A smaller buffer leaves more messages to the other
+// instances of the consumer.
 func WithPullMaxMessages(n int) Option {
 	return func(r *Runner) error {
 		if n < 1 {

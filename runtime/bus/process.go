@@ -13,33 +13,41 @@ import (
 	"github.com/retrylint/retrylint/runtime/ledger"
 )
 
-// receive is the Consume callback. It hands m to a worker; once Run is
-// stopping it settles m itself, without a worker. (Tests that call it
-// without Run, and so without workers, process m in the callback.)
+// receive is the Consume callback. It appends m to the backlog, where the
+// workers take it and heartbeats keep it alive meanwhile, and pauses
+// pulling when the backlog is full; once Run is stopping it settles m
+// itself, without a worker. (Tests that call it without Run, and so
+// without workers, process m in the callback.)
 func (r *Runner) receive(m jetstream.Msg) {
-	if r.work == nil {
+	if r.backlog == nil {
 		r.process(m, r.slots[0])
 		return
 	}
-	select {
-	case r.work <- m:
-	case <-r.quit:
-		// Stopping is set: Decide releases m, or has it handled here on
-		// its last delivery while draining, in a slot the watch loop and
-		// shutdown see (heartbeats, the drain timeout), detached so that
-		// no worker replaces it.
-		s := new(slot)
-		s.detached.Store(true)
-		r.slotsMu.Lock()
-		r.slots = append(r.slots, s)
-		r.slotsMu.Unlock()
-		defer func() {
-			r.slotsMu.Lock()
-			r.slots = slices.DeleteFunc(r.slots, func(o *slot) bool { return o == s })
-			r.slotsMu.Unlock()
-		}()
-		r.process(m, s)
+	if n, ok := r.backlog.push(m); ok {
+		r.intake.pushed(n)
+		return
 	}
+	r.settleStopping(m, 0)
+}
+
+// settleStopping settles m, delivered or left in the backlog once Run is
+// stopping: Decide releases it, or has it handled here on its last
+// delivery while draining, in a slot the watch loop and shutdown see
+// (heartbeats, the drain timeout), detached so that no worker replaces
+// it. sinceHB is the watch loop's ticks since m's last heartbeat.
+func (r *Runner) settleStopping(m jetstream.Msg, sinceHB int) {
+	s := new(slot)
+	s.detached.Store(true)
+	s.carry(sinceHB)
+	r.slotsMu.Lock()
+	r.slots = append(r.slots, s)
+	r.slotsMu.Unlock()
+	defer func() {
+		r.slotsMu.Lock()
+		r.slots = slices.DeleteFunc(r.slots, func(o *slot) bool { return o == s })
+		r.slotsMu.Unlock()
+	}()
+	r.process(m, s)
 }
 
 // draining reports that the runner is stopping with drain time left for

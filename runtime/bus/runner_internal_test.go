@@ -368,3 +368,40 @@ func TestOutagePauses(t *testing.T) {
 		}
 	}
 }
+
+// TestBacklogHeartbeats: a message waiting in the backlog is heartbeated
+// every heartbeat interval of ticks from its arrival, and the ticks since
+// its last heartbeat go with it to the worker that takes it.
+func TestBacklogHeartbeats(t *testing.T) {
+	b := newBacklog()
+	j := &journal{}
+	first, second := delivery(j, 1), delivery(j, 2)
+	if n, ok := b.push(first); !ok || n != 1 {
+		t.Fatalf("push: %d, %v", n, ok)
+	}
+	var due []jetstream.Msg
+	for tick := 1; tick <= 7; tick++ {
+		if tick == 2 {
+			b.push(second)
+		}
+		due = b.due(3, due)
+	}
+	// first: ticks 3 and 6; second (arrived after tick 1): tick 4 and 7.
+	if len(due) != 4 || due[0] != first || due[1] != second || due[2] != first || due[3] != second {
+		t.Fatalf("heartbeats: %v", due)
+	}
+	m, since, left, ok := b.pop()
+	if m != first || since != 1 || left != 1 || !ok {
+		t.Fatalf("pop: %v %d %d %v", m, since, left, ok)
+	}
+	b.close()
+	if _, _, _, ok := b.pop(); ok {
+		t.Fatal("pop after close")
+	}
+	if rest := b.rest(); len(rest) != 1 || rest[0].m != second || rest[0].sinceHB != 0 {
+		t.Fatalf("rest: %+v", rest)
+	}
+	if _, ok := b.push(first); ok {
+		t.Fatal("push after close")
+	}
+}
