@@ -335,14 +335,18 @@ func ConsumerConfig(durable string, filters ...string) jetstream.ConsumerConfig 
 // WithConfirmedSettlement makes the server answer every Ack and Term once
 // it has applied it (what jetstream's DoubleAck waits for), instead of a
 // fire-and-forget publish that nats.go buffers during a reconnect and may
-// lose. The answer is awaited off the worker, up to DefaultConfirmTimeout,
-// and the delivery's Event is reported once it is in: Confirmed is set, or
-// AckErr says why not (the server will then redeliver after the ack wait,
-// and the DLQ's deduplication keeps a redelivered dead letter from being
-// written twice). js's connection carries the acknowledgements and the
+// lose. The answer is awaited off the worker, and the delivery's Event is
+// reported once it is in: Confirmed is set, or AckErr says why not (the
+// server will then redeliver after the ack wait, and the DLQ's
+// deduplication keeps a redelivered dead letter from being written
+// twice). An Ack or Term unanswered after DefaultConfirmTimeout is sent
+// again, three times in all while the client is connected; every one
+// still waiting is sent again after a reconnect, and none times out while
+// the client is disconnected, so one that lands after a reconnect is
+// reported confirmed. js's connection carries the acknowledgements and the
 // one subscription their answers come in on. Naks stay fire-and-forget: a
 // lost Nak only redelivers after the ack wait. Run returns once every
-// confirmation is in.
+// confirmation is in, or one confirm timeout after it stopped.
 func WithConfirmedSettlement(js jetstream.JetStream) Option {
 	return func(r *Runner) error {
 		if js == nil {
