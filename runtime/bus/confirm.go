@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strconv"
@@ -19,13 +20,18 @@ import (
 // measured a third of the runner's fire-and-forget throughput; this keeps
 // it near a bare consume-and-ack loop (bus's BenchmarkConsume).
 //
-// A settlement is sent again when its answer does not come within the
-// timeout (confirmSends times in all), and every settlement still waiting
-// is sent again after the connection reconnects: a settlement sent just
+// An Ack is sent again when its answer does not come within the timeout
+// (confirmSends times in all), and every settlement still waiting is sent
+// again after the connection reconnects: a settlement sent just
 // before a disconnect can be lost with the old connection, and one sent
 // during it (nats.go buffers it) lands once the client is back, maybe
-// long after its timeout. While the client is disconnected no settlement
-// times out: its answer cannot come. A second answer is ignored: the
+// long after its timeout. A Term is not sent again on a timeout alone: the
+// server announces every Term it gets (a MSG_TERMINATED advisory, also for
+// a message it no longer holds), so a Term sent again for nothing is one
+// advisory too many, and a lost Term costs only an ack wait (the
+// redelivery writes the DLQ entry again, which stores nothing, and
+// terminates), while a lost Ack runs the handler again. While the client
+// is disconnected no settlement times out: its answer cannot come. A second answer is ignored: the
 // server answers an Ack or a Term of a message it no longer holds as it
 // answers the first, and the settlement is reported once. Only when
 // confirmSends timeouts pass while connected, when the connection closes
@@ -49,9 +55,9 @@ type confirmer struct {
 	swept   sync.WaitGroup
 }
 
-// confirmSends is how many times a settlement is sent while the client is
-// connected before it is reported unanswered: once, and again after each
-// of two timeouts.
+// confirmSends is how many timeouts a settlement waits while the client is
+// connected before it is reported unanswered; an Ack is sent again after
+// each but the last.
 const confirmSends = 3
 
 // awaited is a settlement awaiting the server's answer.
@@ -60,7 +66,7 @@ type awaited struct {
 	body     []byte
 	ev       Event
 	deadline time.Time // of the current send
-	sends    int       // since the client last (re)connected
+	sends    int       // timeouts begun since the client last (re)connected
 }
 
 // ackBody and termBody are the bodies of the acknowledgements confirmed.
@@ -194,7 +200,9 @@ func (c *confirmer) sweep() {
 				case a.sends < confirmSends:
 					a.sends++
 					a.deadline = now.Add(c.timeout)
-					again = append(again, resend{id, a.to, a.body})
+					if bytes.Equal(a.body, ackBody) {
+						again = append(again, resend{id, a.to, a.body})
+					}
 				default:
 					failed = append(failed, id)
 				}

@@ -17,10 +17,12 @@ import (
 // TestConfirmer drives the confirmer against a real server: an answered
 // settlement is confirmed, one without a listener fails with no
 // responders, one without an ack subject fails at once, one answered after
-// its timeout is confirmed (and reported once), one whose first send is
-// not answered is sent again and confirmed, one that is never answered is
-// sent confirmSends times and fails with DeadlineExceeded, and close
-// returns once all are reported.
+// its timeout is confirmed (and reported once), an Ack whose first send is
+// not answered is sent again and confirmed, an Ack that is never answered
+// is sent confirmSends times and fails with DeadlineExceeded, a Term that
+// is never answered is sent once (a Term sent again is one more
+// advisory) and fails with DeadlineExceeded, and close returns once all
+// are reported.
 func TestConfirmer(t *testing.T) {
 	nc, _ := natstest.Start(t).MustConnect(t)
 	answered, err := nc.Subscribe("ack.answered", func(m *nats.Msg) { _ = m.Respond(nil) })
@@ -44,7 +46,7 @@ func TestConfirmer(t *testing.T) {
 		v, _ := m.LoadOrStore(subject, new(int64))
 		return int(atomic.AddInt64(v.(*int64), 1))
 	}
-	neverSub, err := nc.Subscribe("ack.never", func(m *nats.Msg) { count(&never, m.Subject) })
+	neverSub, err := nc.Subscribe("ack.never.*", func(m *nats.Msg) { count(&never, m.Subject) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +78,8 @@ func TestConfirmer(t *testing.T) {
 	c.send("ack.nobody", termBody, Event{StreamSeq: 2})
 	c.send("ack.silent", ackBody, Event{StreamSeq: 3})
 	c.send("", ackBody, Event{StreamSeq: 4})
-	c.send("ack.never", termBody, Event{StreamSeq: 5})
+	c.send("ack.never.ack", ackBody, Event{StreamSeq: 5})
+	c.send("ack.never.term", termBody, Event{StreamSeq: 7})
 	c.send("ack.second", ackBody, Event{StreamSeq: 6})
 	answeredLate := make(chan struct{})
 	go func() { // answers the silent one after its timeout
@@ -90,9 +93,11 @@ func TestConfirmer(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // the late answer is in
 	c.close()
 
-	want := map[uint64]error{1: nil, 2: nats.ErrNoResponders, 3: nil, 4: jetstream.ErrMsgNoReply, 5: context.DeadlineExceeded, 6: nil}
-	if v, _ := never.Load("ack.never"); v == nil || atomic.LoadInt64(v.(*int64)) != confirmSends {
-		t.Errorf("the unanswered settlement was not sent %d times", confirmSends)
+	want := map[uint64]error{1: nil, 2: nats.ErrNoResponders, 3: nil, 4: jetstream.ErrMsgNoReply, 5: context.DeadlineExceeded, 6: nil, 7: context.DeadlineExceeded}
+	for subject, want := range map[string]int64{"ack.never.ack": confirmSends, "ack.never.term": 1} {
+		if v, _ := never.Load(subject); v == nil || atomic.LoadInt64(v.(*int64)) != want {
+			t.Errorf("%s was not sent %d times", subject, want)
+		}
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -339,11 +339,12 @@ func ConsumerConfig(durable string, filters ...string) jetstream.ConsumerConfig 
 // reported once it is in: Confirmed is set, or AckErr says why not (the
 // server will then redeliver after the ack wait, and the DLQ's
 // deduplication keeps a redelivered dead letter from being written
-// twice). An Ack or Term unanswered after DefaultConfirmTimeout is sent
-// again, three times in all while the client is connected; every one
-// still waiting is sent again after a reconnect, and none times out while
-// the client is disconnected, so one that lands after a reconnect is
-// reported confirmed. js's connection carries the acknowledgements and the
+// twice). An Ack unanswered after DefaultConfirmTimeout is sent again,
+// three times in all while the client is connected (a Term is not: the
+// server announces every Term it gets); every Ack and Term still waiting
+// is sent again after a reconnect, and none times out while the client is
+// disconnected, so one that lands after a reconnect is reported
+// confirmed. js's connection carries the acknowledgements and the
 // one subscription their answers come in on. Naks stay fire-and-forget: a
 // lost Nak only redelivers after the ack wait. Run returns once every
 // confirmation is in, or one confirm timeout after it stopped.

@@ -25,8 +25,8 @@ type send struct {
 
 // DefaultConfirmTimeout is how long the runner waits, while connected,
 // for the server's answer to a confirmed Ack or Term
-// (WithConfirmedSettlement) before it sends it again; after three sends
-// it reports it unanswered.
+// (WithConfirmedSettlement) before it sends an Ack again; after three
+// timeouts it reports either unanswered.
 const DefaultConfirmTimeout = 5 * time.Second
 
 // maxUnconfirmed bounds the confirmed settlements awaiting the server's
