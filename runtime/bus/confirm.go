@@ -22,21 +22,22 @@ import (
 //
 // An Ack is sent again when its answer does not come within the timeout
 // (confirmSends times in all), and every settlement still waiting is sent
-// again after the connection reconnects: a settlement sent just
-// before a disconnect can be lost with the old connection, and one sent
-// during it (nats.go buffers it) lands once the client is back, maybe
-// long after its timeout. A Term is not sent again on a timeout alone: the
-// server announces every Term it gets (a MSG_TERMINATED advisory, also for
-// a message it no longer holds), so a Term sent again for nothing is one
+// again after the client reconnects, since it can be lost with the old
+// connection, except those published during the disconnect: nats.go
+// buffers those and sends them once the client is back, maybe long after
+// their timeout. A Term is not sent again on a timeout alone: the server
+// announces every Term it gets (a MSG_TERMINATED advisory, also for a
+// message it no longer holds), so a Term sent again for nothing is one
 // advisory too many, and a lost Term costs only an ack wait (the
 // redelivery writes the DLQ entry again, which stores nothing, and
 // terminates), while a lost Ack runs the handler again. While the client
-// is disconnected no settlement times out: its answer cannot come. A second answer is ignored: the
-// server answers an Ack or a Term of a message it no longer holds as it
-// answers the first, and the settlement is reported once. Only when
-// confirmSends timeouts pass while connected, when the connection closes
-// for good, or when the runner exits (a last timeout) is a settlement
-// reported unanswered (context.DeadlineExceeded, nats.ErrConnectionClosed).
+// is disconnected no settlement times out: its answer cannot come. A
+// second answer is ignored: the server answers an Ack or a Term of a
+// message it no longer holds as it answers the first, and the settlement
+// is reported once. Only when confirmSends timeouts pass while connected,
+// when the connection closes for good, or when the runner exits (a last
+// timeout) is a settlement reported unanswered (context.DeadlineExceeded,
+// nats.ErrConnectionClosed).
 // A sweep that runs every quarter of the timeout does the timing.
 type confirmer struct {
 	nc      *nats.Conn
@@ -67,6 +68,8 @@ type awaited struct {
 	ev       Event
 	deadline time.Time // of the current send
 	sends    int       // timeouts begun since the client last (re)connected
+	buffered bool      // published while the client was reconnecting, in nats.go's reconnect buffer
+	epoch    uint64    // the client's reconnect count then
 }
 
 // ackBody and termBody are the bodies of the acknowledgements confirmed.
@@ -102,20 +105,35 @@ func newConfirmer(nc *nats.Conn, timeout time.Duration, limit int, report func(E
 func (c *confirmer) send(to string, body []byte, ev Event) {
 	c.slots <- struct{}{}
 	c.waiting.Add(1)
+	// Published while the client reconnects, a settlement waits in
+	// nats.go's reconnect buffer, which the reconnect sends: it is not sent
+	// again then.
+	connected := c.nc.IsConnected()
+	var epoch uint64
+	if !connected {
+		epoch = c.nc.Stats().Reconnects
+	}
 	c.mu.Lock()
 	c.next++
 	id := c.next
-	c.pending[id] = &awaited{to: to, body: body, ev: ev, deadline: time.Now().Add(c.timeout), sends: 1}
+	c.pending[id] = &awaited{to: to, body: body, ev: ev, deadline: time.Now().Add(c.timeout), sends: 1, buffered: !connected, epoch: epoch}
 	c.mu.Unlock()
 	if to == "" {
 		c.settle(id, jetstream.ErrMsgNoReply)
 		return
 	}
-	if err := c.publish(id, to, body); errors.Is(err, nats.ErrConnectionClosed) {
+	switch err := c.publish(id, to, body); {
+	case errors.Is(err, nats.ErrConnectionClosed):
 		c.settle(id, err)
+	case err != nil:
+		// Not buffered (a full reconnect buffer): sent again after the
+		// reconnect.
+		c.mu.Lock()
+		if a, ok := c.pending[id]; ok {
+			a.buffered = false
+		}
+		c.mu.Unlock()
 	}
-	// Any other failure (a full reconnect buffer) is sent again by the
-	// sweep.
 }
 
 // publish sends a settlement with its reply subject.
@@ -182,6 +200,7 @@ func (c *confirmer) sweep() {
 			connected := c.nc.IsConnected()
 			n := c.nc.Stats().Reconnects
 			reconnected := n != reconnects && connected
+			before := reconnects
 			if reconnected {
 				reconnects = n
 			}
@@ -191,10 +210,13 @@ func (c *confirmer) sweep() {
 				switch {
 				case closed || closing:
 					failed = append(failed, id)
+				case reconnected && a.buffered && a.epoch == before:
+					// In the reconnect buffer, which this reconnect sent.
+					a.sends, a.deadline, a.buffered = 1, now.Add(c.timeout), false
 				case reconnected:
-					// Whatever was sent before may be lost with the old
-					// connection: every settlement waiting goes again.
-					a.sends, a.deadline = 1, now.Add(c.timeout)
+					// What was sent before may be lost with the old
+					// connection: it goes again.
+					a.sends, a.deadline, a.buffered = 1, now.Add(c.timeout), false
 					again = append(again, resend{id, a.to, a.body})
 				case !connected || !now.After(a.deadline):
 				case a.sends < confirmSends:

@@ -342,8 +342,9 @@ func ConsumerConfig(durable string, filters ...string) jetstream.ConsumerConfig 
 // twice). An Ack unanswered after DefaultConfirmTimeout is sent again,
 // three times in all while the client is connected (a Term is not: the
 // server announces every Term it gets); every Ack and Term still waiting
-// is sent again after a reconnect, and none times out while the client is
-// disconnected, so one that lands after a reconnect is reported
+// is sent again after a reconnect (but those nats.go buffered during the
+// disconnect, which the reconnect sends), and none times out while the
+// client is disconnected, so one that lands after a reconnect is reported
 // confirmed. js's connection carries the acknowledgements and the
 // one subscription their answers come in on. Naks stay fire-and-forget: a
 // lost Nak only redelivers after the ack wait. Run returns once every
