@@ -400,10 +400,10 @@ func (r *Runner) worker(s *slot, done func()) {
 // shutdown stops pulling and waits for the running handlers: the messages
 // of the backlog, and those the Consume callback still gets, are released
 // (or handled on the cap while draining) off the workers, which finish
-// their message. After
-// the drain timeout the handlers' context is canceled; calls deaf to it are
-// abandoned after HandlerTimeoutGrace (their messages released, their
-// workers detached), so that shutdown is bounded.
+// their message. After the drain timeout the handlers' context is
+// canceled; calls deaf to it are abandoned after HandlerTimeoutGrace
+// (their messages released, their workers detached), so that shutdown is
+// bounded.
 //
 // Releases are held until the pull subscription is closed (see releases),
 // and sent before shutdown returns in any case.
