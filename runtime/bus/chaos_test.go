@@ -164,6 +164,22 @@ func advisoryMayBeLost(t time.Time, kills []window) bool {
 	return false
 }
 
+// termRacedKill reports whether a message's first Term, announced at
+// first, raced a node kill, so that the server may announce a second one
+// for it: the consumer leader sends the MSG_TERMINATED advisory as it gets
+// a Term, before the Term is replicated. If it dies in between, the Term
+// is lost with it: the new leader still holds the message, and redelivers
+// it after the ack wait; the runner dead-letters it again (the DLQ's
+// deduplication stores nothing) and terminates it again, which the new
+// leader announces too. Likewise a runner with confirmed settlement sends
+// again, after it reconnects, a Term whose answer the kill took, and the
+// server announces a Term of a message it no longer holds as well. A
+// second Term is right then (the message must not stay held), and only
+// then: one far from every kill is a runner terminating twice.
+func termRacedKill(first time.Time, kills []window) bool {
+	return advisoryMayBeLost(first, kills)
+}
+
 // chaosResult is what a run measured.
 type chaosResult struct {
 	messages, deliveries, succeeded, deadLettered, terminated int
@@ -171,14 +187,15 @@ type chaosResult struct {
 	refusedWrites                                             int64
 	lost, doubled                                             int // neither acked after success nor dead-lettered; stored or terminated twice
 	advisoriesLost                                            int // Terms whose advisory a node kill took (advisoryMayBeLost)
+	termsAgain                                                int // messages terminated again after a Term that raced a kill (termRacedKill)
 }
 
 func (r chaosResult) String() string {
 	return fmt.Sprintf("%d messages, %d handler calls, %d succeeded, %d dead-lettered, %d terminated by the server; "+
 		"%d node restarts, %d DLQ outages (%d writes refused), %d runner restarts; lost %d, doubled %d; "+
-		"%d terminated advisories lost to node kills",
+		"%d terminated advisories lost to node kills, %d messages terminated again after a Term that raced a kill",
 		r.messages, r.deliveries, r.succeeded, r.deadLettered, r.terminated, r.disruptions, r.outages, r.refusedWrites, r.restarts,
-		r.lost, r.doubled, r.advisoriesLost)
+		r.lost, r.doubled, r.advisoriesLost, r.termsAgain)
 }
 
 // runChaos runs the plan against b and checks, from the server's state,
@@ -369,68 +386,129 @@ func runChaos(t *testing.T, b broker, plan chaosPlan) chaosResult {
 		}
 		return n
 	}
-	waitFor(t, 30*time.Second, "the server's state", func() bool {
-		var err error
-		w, err = readServerWord(ctx, js, store)
+	for read, until := false, time.Now().Add(30*time.Second); ; time.Sleep(50 * time.Millisecond) {
+		next, err := readServerWord(ctx, js, store)
 		if err != nil {
 			t.Logf("reading the server: %v (retrying)", err)
+		} else {
+			w, read = next, true
+			if len(w.terminated)+excused(w) >= len(w.inDLQ) {
+				break
+			}
 		}
-		return err == nil && len(w.terminated)+excused(w) >= len(w.inDLQ)
-	})
+		if time.Now().After(until) {
+			if !read {
+				t.Fatal("the server's state could not be read for 30s")
+			}
+			// Judged below, message by message: the ones without a Term
+			// are named.
+			t.Errorf("after 30s, %d DLQ entries and %d terminated messages (%d excused)", len(w.inDLQ), len(w.terminated), excused(w))
+			break
+		}
+	}
 	if w.msgs != uint64(plan.messages) {
 		t.Errorf("the stream holds %d messages, want %d", w.msgs, plan.messages)
 	}
-	inDLQ, termByID, terminated := w.inDLQ, w.termByID, w.terminated
-
 	mu.Lock()
 	defer mu.Unlock()
 	for id := 1; id <= plan.messages; id++ {
-		want := chaosOutcome(id)
-		wantDLQ := want == "permanent" || want == "undecodable" || want == "transient-always"
-		if inDLQ[id] > 1 || termByID[id] > 1 {
-			res.doubled++
-		}
-		if inDLQ[id] == 0 && !succeeded[id] {
+		v, why := judge(id, succeeded[id], w, dead.writtenAt("orders."+strconv.Itoa(id)), kills)
+		switch v {
+		case judgedLost:
 			res.lost++
-		}
-		switch {
-		case inDLQ[id] > 1:
-			t.Errorf("message %d (%s) is in the DLQ %d times", id, want, inDLQ[id])
-		case termByID[id] > 1:
-			t.Errorf("message %d (%s) was terminated %d times", id, want, termByID[id])
-		case wantDLQ && inDLQ[id] == 1 && termByID[id] == 0 && advisoryMayBeLost(dead.writtenAt("orders."+strconv.Itoa(id)), kills):
+		case judgedDoubled:
+			res.doubled++
+		case judgedAdvisoryLost:
 			res.advisoriesLost++
-			t.Logf("message %d (%s): in the DLQ, its Term's advisory lost to a node kill", id, want)
-		case wantDLQ && (inDLQ[id] != 1 || termByID[id] != 1):
-			t.Errorf("message %d (%s): %d DLQ entries, %d Terms, want 1 and 1", id, want, inDLQ[id], termByID[id])
-		case !wantDLQ && (inDLQ[id] != 0 || termByID[id] != 0):
-			t.Errorf("message %d (%s): %d DLQ entries, %d Terms, want none", id, want, inDLQ[id], termByID[id])
-		case !wantDLQ && !succeeded[id]:
-			t.Errorf("message %d (%s) was acked without a successful handler call", id, want)
+		case judgedTermedAgain:
+			res.termsAgain++
+		}
+		switch v {
+		case judgedAdvisoryLost, judgedTermedAgain:
+			t.Log(why)
+		case judgedOK:
+		default:
+			t.Error(why)
 		}
 	}
-	// A kill takes at most the few advisories in flight on the dying node.
+	// A kill takes at most the few advisories, or Terms, in flight on the
+	// dying node.
 	if res.advisoriesLost > 5*res.disruptions {
 		t.Errorf("%d terminated advisories missing around %d node kills: more than a kill can take", res.advisoriesLost, res.disruptions)
 	}
+	if res.termsAgain > 5*res.disruptions {
+		t.Errorf("%d messages terminated again around %d node kills: more than a kill can take", res.termsAgain, res.disruptions)
+	}
 	res.deliveries = int(calls.Load())
 	res.succeeded = len(succeeded)
-	res.deadLettered = len(inDLQ)
-	res.terminated = len(terminated)
+	res.deadLettered = len(w.inDLQ)
+	res.terminated = len(w.terminated)
 	res.refusedWrites = dead.refused.Load()
 	return res
 }
 
+// judged is what the server's word says of one message.
+type judged int
+
+const (
+	judgedOK           judged = iota
+	judgedAdvisoryLost        // in the DLQ, its Term's advisory lost to a node kill (advisoryMayBeLost)
+	judgedTermedAgain         // in the DLQ once, terminated twice, the first Term racing a node kill (termRacedKill)
+	judgedLost                // neither acked after a successful handler call nor in the DLQ
+	judgedDoubled             // in the DLQ twice, or terminated twice without a kill to explain it
+	judgedWrong               // ended otherwise than its outcome asks (a wrong DLQ entry or Term, an Ack without success)
+)
+
+// judge says how message id ended, from the server's word w, whether a
+// handler call succeeded for it, when the runners last wrote its DLQ
+// entry, and the windows of the node kills; why explains anything but
+// judgedOK.
+func judge(id int, succeeded bool, w serverWord, written time.Time, kills []window) (v judged, why string) {
+	want := chaosOutcome(id)
+	wantDLQ := want == "permanent" || want == "undecodable" || want == "transient-always"
+	inDLQ, terms := w.inDLQ[id], w.termByID[id]
+	switch {
+	case inDLQ > 1:
+		return judgedDoubled, fmt.Sprintf("message %d (%s) is in the DLQ %d times", id, want, inDLQ)
+	case wantDLQ && inDLQ == 1 && terms == 2 && termRacedKill(w.firstTerm[id], kills):
+		// Stored once, terminated twice, the first Term announced in a
+		// kill's window: the kill lost that Term or its answer, and the
+		// second is the one that holds (see termRacedKill).
+		return judgedTermedAgain, fmt.Sprintf("message %d (%s): in the DLQ once, terminated twice: its first Term (%s) raced a node kill (%v)",
+			id, want, w.firstTerm[id].Format(time.StampMilli), kills)
+	case terms > 1:
+		return judgedDoubled, fmt.Sprintf("message %d (%s) was terminated %d times (%d DLQ entries; first Term %s; node kills %v)",
+			id, want, terms, inDLQ, w.firstTerm[id].Format(time.StampMilli), kills)
+	case inDLQ == 0 && !succeeded:
+		return judgedLost, fmt.Sprintf("message %d (%s) is lost: not in the DLQ, and no handler call succeeded", id, want)
+	case wantDLQ && inDLQ == 1 && terms == 0 && advisoryMayBeLost(written, kills):
+		return judgedAdvisoryLost, fmt.Sprintf("message %d (%s): in the DLQ, its Term's advisory lost to a node kill", id, want)
+	case wantDLQ && (inDLQ != 1 || terms != 1):
+		return judgedWrong, fmt.Sprintf("message %d (%s): %d DLQ entries, %d Terms, want 1 and 1", id, want, inDLQ, terms)
+	case !wantDLQ && (inDLQ != 0 || terms != 0):
+		return judgedWrong, fmt.Sprintf("message %d (%s): %d DLQ entries, %d Terms, want none", id, want, inDLQ, terms)
+	case !wantDLQ && !succeeded:
+		return judgedWrong, fmt.Sprintf("message %d (%s) was acked without a successful handler call", id, want)
+	}
+	return judgedOK, ""
+}
+
+// String shows a kill's window.
+func (w window) String() string {
+	return w.from.Format(time.StampMilli) + " to " + w.to.Format(time.StampMilli)
+}
+
 // serverWord is what the server holds at the end of a run.
 type serverWord struct {
-	inDLQ      map[int]int    // DLQ entries by message id
-	terminated map[uint64]int // MSG_TERMINATED advisories by stream sequence
-	termByID   map[int]int    // the same by message id
-	msgs       uint64         // messages in the ORDERS stream
+	inDLQ      map[int]int       // DLQ entries by message id
+	terminated map[uint64]int    // MSG_TERMINATED advisories by stream sequence
+	termByID   map[int]int       // the same by message id
+	firstTerm  map[int]time.Time // the earliest of them by message id
+	msgs       uint64            // messages in the ORDERS stream
 }
 
 func readServerWord(ctx context.Context, js jetstream.JetStream, store *dlq.Store) (serverWord, error) {
-	w := serverWord{inDLQ: map[int]int{}, terminated: map[uint64]int{}, termByID: map[int]int{}}
+	w := serverWord{inDLQ: map[int]int{}, terminated: map[uint64]int{}, termByID: map[int]int{}, firstTerm: map[int]time.Time{}}
 	idOf := func(subject string) int {
 		id, _ := strconv.Atoi(strings.TrimPrefix(subject, "orders."))
 		return id
@@ -449,13 +527,17 @@ func readServerWord(ctx context.Context, js jetstream.JetStream, store *dlq.Stor
 	if err != nil {
 		return w, err
 	}
+	firstBySeq := map[uint64]time.Time{}
 	for _, m := range advs {
-		seq, ok, err := terminatedSeq(m)
+		seq, at, ok, err := terminatedAt(m)
 		if err != nil {
 			return w, err
 		}
 		if ok {
 			w.terminated[seq]++
+			if first, seen := firstBySeq[seq]; !seen || at.Before(first) {
+				firstBySeq[seq] = at
+			}
 		}
 	}
 	st, err := js.Stream(ctx, "ORDERS")
@@ -468,7 +550,11 @@ func readServerWord(ctx context.Context, js jetstream.JetStream, store *dlq.Stor
 	}
 	w.msgs = uint64(len(orders))
 	for _, m := range orders {
-		w.termByID[idOf(m.Subject)] += w.terminated[m.Sequence]
+		id := idOf(m.Subject)
+		w.termByID[id] += w.terminated[m.Sequence]
+		if at, ok := firstBySeq[m.Sequence]; ok {
+			w.firstTerm[id] = at
+		}
 	}
 	return w, nil
 }
@@ -499,4 +585,72 @@ func TestChaosCluster(t *testing.T) {
 		disruptions: 2, outages: 1, outageFor: 1500 * time.Millisecond, restarts: 1}.scaled()
 	res := runChaos(t, clusterBroker{natstest.StartCluster(t, 3)}, plan)
 	t.Logf("chaos, 3-node cluster: %s", res)
+}
+
+// TestChaosJudgement: how runChaos judges a message from the server's
+// word. A message stored once and terminated twice is a Term that raced a
+// node kill (termRacedKill) only when its first Term was announced in a
+// kill's window; twice elsewhere, three times, or with two DLQ entries, it
+// is doubled.
+func TestChaosJudgement(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	kills := []window{{t0.Add(10 * time.Second), t0.Add(15 * time.Second)}}
+	in, out := t0.Add(11*time.Second), t0.Add(5*time.Second)
+	const always, ok = 3, 4 // transient-always, ok (chaosOutcome)
+	word := func(id, inDLQ, terms int, first time.Time) serverWord {
+		return serverWord{inDLQ: map[int]int{id: inDLQ}, termByID: map[int]int{id: terms}, firstTerm: map[int]time.Time{id: first}}
+	}
+	for _, c := range []struct {
+		name      string
+		id        int
+		succeeded bool
+		w         serverWord
+		written   time.Time
+		want      judged
+	}{
+		{"dead-lettered and terminated", always, false, word(always, 1, 1, out), out, judgedOK},
+		{"acked after success", ok, true, word(ok, 0, 0, time.Time{}), time.Time{}, judgedOK},
+		{"terminated twice, the first Term in a kill's window", always, false, word(always, 1, 2, in), in, judgedTermedAgain},
+		{"terminated twice far from every kill", always, false, word(always, 1, 2, out), out, judgedDoubled},
+		{"terminated three times in a kill's window", always, false, word(always, 1, 3, in), in, judgedDoubled},
+		{"stored twice in a kill's window", always, false, word(always, 2, 2, in), in, judgedDoubled},
+		{"terminated twice without a DLQ entry", always, false, word(always, 0, 2, in), in, judgedDoubled},
+		{"a message that succeeds, terminated twice in a kill's window", ok, true, word(ok, 1, 2, in), in, judgedDoubled},
+		{"stored, its advisory lost to a kill", always, false, word(always, 1, 0, time.Time{}), in, judgedAdvisoryLost},
+		{"stored, no Term, far from every kill", always, false, word(always, 1, 0, time.Time{}), out, judgedWrong},
+		{"neither stored nor succeeded", always, false, word(always, 0, 0, time.Time{}), time.Time{}, judgedLost},
+		{"acked without success", ok, false, word(ok, 0, 0, time.Time{}), time.Time{}, judgedLost},
+	} {
+		if got, why := judge(c.id, c.succeeded, c.w, c.written, kills); got != c.want {
+			t.Errorf("%s: judged %d (%s), want %d", c.name, got, why, c.want)
+		}
+	}
+}
+
+// TestServerAnnouncesEveryTerm: the server sends a MSG_TERMINATED advisory
+// for every Term it gets, also for a message it no longer holds: a Term
+// sent again (a confirmed runner after a reconnect, or a runner whose
+// first Term a failover lost) is announced again. runChaos's judge relies
+// on it (termRacedKill).
+func TestServerAnnouncesEveryTerm(t *testing.T) {
+	e := newEnv(t)
+	adv := e.captureAdvisories()
+	cons := e.consumer(bus.ConsumerConfig("worker"))
+	seq := e.publish("orders.1", "x", nil)
+	m, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := e.nc.Publish(m.Reply(), []byte("+TERM")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, 5*time.Second, "two advisories", func() bool { return len(adv.terminated()) == 2 })
+	if got := adv.terminated(); got[0] != seq || got[1] != seq {
+		t.Fatalf("terminated %v, want %d twice", got, seq)
+	}
+	if info := e.info(cons); info.NumAckPending != 0 || info.NumPending != 0 {
+		t.Fatalf("consumer still holds messages: %+v", info)
+	}
 }

@@ -58,8 +58,13 @@
 // cap, the server will not redeliver after the last delivery, so the runner
 // keeps that delivery spare, and on it retries a failed DLQ write in
 // process, holding the message with heartbeats, until it succeeds or the
-// runner stops. The spare delivery's entry keeps the handler's error text
-// and the verdict's class (on another instance, from the ledger).
+// runner stops. If the runner stops first, a Nak would lose the message
+// (the server does not deliver past MaxDeliver): the runner hands the dead
+// letter back to the stream (see HandBacker, dlq.HandBack), a copy that
+// carries the entry, acks the original, and the runner of the consumer
+// that receives the copy stores the entry without running the handler.
+// The spare delivery's entry keeps the handler's error text and the
+// verdict's class (on another instance, from the ledger).
 //
 // At shutdown a message no handler started (or whose handler the drain
 // timeout interrupted) is released with a Nak, so another instance takes it

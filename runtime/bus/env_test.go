@@ -316,16 +316,25 @@ func (a *advisories) terminated() []uint64 {
 // terminatedSeq reads a MSG_TERMINATED advisory: the stream sequence of
 // the message the server terminated. ok is false for other advisories.
 func terminatedSeq(m *jetstream.RawStreamMsg) (seq uint64, ok bool, err error) {
+	seq, _, ok, err = terminatedAt(m)
+	return seq, ok, err
+}
+
+// terminatedAt reads a MSG_TERMINATED advisory: the stream sequence of the
+// message the server terminated, and when the server got the Term (the
+// advisory's timestamp). ok is false for other advisories.
+func terminatedAt(m *jetstream.RawStreamMsg) (seq uint64, at time.Time, ok bool, err error) {
 	if !strings.HasPrefix(m.Subject, terminatedPrefix+".") {
-		return 0, false, nil
+		return 0, time.Time{}, false, nil
 	}
 	var adv struct {
-		StreamSeq uint64 `json:"stream_seq"`
+		StreamSeq uint64    `json:"stream_seq"`
+		Time      time.Time `json:"timestamp"`
 	}
 	if err := json.Unmarshal(m.Data, &adv); err != nil {
-		return 0, false, fmt.Errorf("advisory %d: %w", m.Sequence, err)
+		return 0, time.Time{}, false, fmt.Errorf("advisory %d: %w", m.Sequence, err)
 	}
-	return adv.StreamSeq, true, nil
+	return adv.StreamSeq, adv.Time, true, nil
 }
 
 // streamMsgs reads every message a stream holds, by sequence.

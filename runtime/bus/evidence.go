@@ -143,6 +143,7 @@ type verdict struct {
 	cause    error
 	failures int  // failed writes of this entry in a row
 	retried  bool // written again on a later delivery: its failure is recorded already
+	handback bool // carried by a handed-back copy (see HandBacker), which holds it: not recorded
 }
 
 // retryDelay is the redelivery delay after the verdict's last failed

@@ -25,6 +25,11 @@ type slot struct {
 	timedOut  bool // its handler timed out: no more heartbeats
 	abandoned bool // settled off the worker; the worker must not
 
+	// Ticks since the last heartbeat of the next message, which waited in
+	// the backlog: set by its worker before it begins the message, taken
+	// by the watch loop when it first sees it.
+	carried int
+
 	// Owned by the watch loop.
 	seenGen  uint64
 	sinceHB  int // ticks since the message started or its last heartbeat
@@ -37,6 +42,15 @@ func (s *slot) begin(m jetstream.Msg) {
 	s.msg = m
 	s.gen++
 	s.timedOut, s.abandoned = false, false
+	s.mu.Unlock()
+}
+
+// carry sets the ticks since the last heartbeat of the next message the
+// slot begins (it waited that long in the backlog), so that its first
+// heartbeat comes on time.
+func (s *slot) carry(ticks int) {
+	s.mu.Lock()
+	s.carried = ticks
 	s.mu.Unlock()
 }
 
@@ -96,18 +110,19 @@ func (s *slot) tick(w watchTicks) (hb jetstream.Msg, hbErr error, abandon jetstr
 		return nil, nil, nil
 	}
 	if s.gen != s.seenGen {
-		s.seenGen, s.age, s.sinceHB = s.gen, 1, 1
-		return nil, nil, nil
-	}
-	s.age++
-	s.sinceHB++
-	if s.cancel != nil && s.age > w.timeout && !s.timedOut {
-		s.timedOut = true // heartbeats stop
-		s.cancel(context.DeadlineExceeded)
-	}
-	if s.cancel != nil && !s.abandoned && s.age > w.abandon {
-		s.abandoned = true
-		return nil, nil, s.msg
+		s.seenGen, s.age, s.sinceHB = s.gen, 1, 1+s.carried
+		s.carried = 0
+	} else {
+		s.age++
+		s.sinceHB++
+		if s.cancel != nil && s.age > w.timeout && !s.timedOut {
+			s.timedOut = true // heartbeats stop
+			s.cancel(context.DeadlineExceeded)
+		}
+		if s.cancel != nil && !s.abandoned && s.age > w.abandon {
+			s.abandoned = true
+			return nil, nil, s.msg
+		}
 	}
 	if w.heartbeat == 0 || s.timedOut || s.sinceHB < w.heartbeat {
 		return nil, nil, nil
@@ -142,11 +157,19 @@ func (r *Runner) watch(ctx context.Context, replace func(*slot)) {
 	every, w := r.watchEvery()
 	t := time.NewTicker(every)
 	defer t.Stop()
+	var waiting []jetstream.Msg
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			if r.backlog != nil {
+				waiting = r.backlog.due(w.heartbeat, waiting[:0])
+				for i, m := range waiting {
+					r.heartbeatWaiting(m)
+					waiting[i] = nil
+				}
+			}
 			for _, s := range r.workerSlots() {
 				m, err, abandon := s.tick(w)
 				if err != nil {
@@ -161,6 +184,18 @@ func (r *Runner) watch(ctx context.Context, replace func(*slot)) {
 				}
 			}
 		}
+	}
+}
+
+// heartbeatWaiting sends a heartbeat for m, which waits in the backlog.
+func (r *Runner) heartbeatWaiting(m jetstream.Msg) {
+	err := m.InProgress()
+	if err != nil {
+		r.log.Debug("bus: heartbeat", "subject", m.Subject(), "err", err)
+	}
+	if r.onHeartbeat != nil {
+		_, seq, _ := ackInfo(m.Reply())
+		r.onHeartbeat(Heartbeat{Stream: r.stream, Consumer: r.consumer, Subject: m.Subject(), StreamSeq: seq, Err: err})
 	}
 }
 

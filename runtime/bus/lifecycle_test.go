@@ -44,7 +44,7 @@ func TestShutdownReleasesBufferedMessages(t *testing.T) {
 		started <- struct{}{}
 		time.Sleep(300 * time.Millisecond)
 		return nil
-	}, bus.WithLogger(e.log), bus.WithPullMaxMessages(10))
+	}, bus.WithLogger(e.log), bus.WithPullMaxMessages(10), bus.WithConcurrency(1)) // one running, four buffered, whatever the scheduling
 	if err != nil {
 		t.Fatal(err)
 	}

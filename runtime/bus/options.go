@@ -216,9 +216,14 @@ func WithConcurrency(n int) Option {
 	}
 }
 
-// WithPullMaxMessages sets how many messages the runner buffers (default
-// 100). Buffered messages are already delivered: their ack wait runs while
-// they wait, so keep the buffer small when handlers are slow.
+// WithPullMaxMessages sets how many messages the runner holds at most
+// besides those its workers run (default 100): it pulls up to half of
+// them at a time, and stops pulling while the other half waits for a
+// worker. Held messages are already delivered, and their ack wait runs
+// while they wait: heartbeats keep them alive, as they keep the running
+// ones, so a slow handler does not have the server deliver the messages
+// behind it again. A smaller buffer leaves more messages to the other
+// instances of the consumer.
 func WithPullMaxMessages(n int) Option {
 	return func(r *Runner) error {
 		if n < 1 {
@@ -330,14 +335,20 @@ func ConsumerConfig(durable string, filters ...string) jetstream.ConsumerConfig 
 // WithConfirmedSettlement makes the server answer every Ack and Term once
 // it has applied it (what jetstream's DoubleAck waits for), instead of a
 // fire-and-forget publish that nats.go buffers during a reconnect and may
-// lose. The answer is awaited off the worker, up to DefaultConfirmTimeout,
-// and the delivery's Event is reported once it is in: Confirmed is set, or
-// AckErr says why not (the server will then redeliver after the ack wait,
-// and the DLQ's deduplication keeps a redelivered dead letter from being
-// written twice). js's connection carries the acknowledgements and the
+// lose. The answer is awaited off the worker, and the delivery's Event is
+// reported once it is in: Confirmed is set, or AckErr says why not (the
+// server will then redeliver after the ack wait, and the DLQ's
+// deduplication keeps a redelivered dead letter from being written
+// twice). An Ack unanswered after DefaultConfirmTimeout is sent again,
+// three times in all while the client is connected (a Term is not: the
+// server announces every Term it gets); every Ack and Term still waiting
+// is sent again after a reconnect (but those nats.go buffered during the
+// disconnect, which the reconnect sends), and none times out while the
+// client is disconnected, so one that lands after a reconnect is reported
+// confirmed. js's connection carries the acknowledgements and the
 // one subscription their answers come in on. Naks stay fire-and-forget: a
 // lost Nak only redelivers after the ack wait. Run returns once every
-// confirmation is in.
+// confirmation is in, or one confirm timeout after it stopped.
 func WithConfirmedSettlement(js jetstream.JetStream) Option {
 	return func(r *Runner) error {
 		if js == nil {

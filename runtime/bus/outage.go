@@ -19,7 +19,7 @@ const OutagePauseAfter = 3
 //
 // With WithOutagePause(n), a breaker: after n failures in a row the
 // runner stops taking deliveries for a while, which stops pulling (the
-// pull buffer fills and no new pull goes out). The pause starts at the
+// backlog fills and pulling pauses). The pause starts at the
 // dead-letter retry delay and doubles with each further failure, up to
 // maxPause; a successful write ends the outage. The runner probes with
 // real writes: the first candidate after a pause tries its write again.
@@ -71,10 +71,9 @@ func (o *outage) pausedUntil(now time.Time) time.Time {
 }
 
 // maxPause caps a pause: the largest redelivery delay, and the heartbeat
-// interval. The delivery that waits out a pause is kept alive by
-// heartbeats, but those behind it in the pull buffer are not: a pause
-// longer than their ack wait would hand them to another instance while
-// this one still holds them, and both would process them.
+// interval, so that a probe write comes at least that often. (The delivery
+// that waits out a pause and those behind it in the backlog are kept alive
+// by heartbeats.)
 func (r *Runner) maxPause() time.Duration {
 	if r.heartbeat > 0 {
 		return min(r.cfg.MaxNakDelay, r.heartbeat)

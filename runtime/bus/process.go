@@ -13,33 +13,41 @@ import (
 	"github.com/retrylint/retrylint/runtime/ledger"
 )
 
-// receive is the Consume callback. It hands m to a worker; once Run is
-// stopping it settles m itself, without a worker. (Tests that call it
-// without Run, and so without workers, process m in the callback.)
+// receive is the Consume callback. It appends m to the backlog, where the
+// workers take it and heartbeats keep it alive meanwhile, and pauses
+// pulling when the backlog is full; once Run is stopping it settles m
+// itself, without a worker. (Tests that call it without Run, and so
+// without workers, process m in the callback.)
 func (r *Runner) receive(m jetstream.Msg) {
-	if r.work == nil {
+	if r.backlog == nil {
 		r.process(m, r.slots[0])
 		return
 	}
-	select {
-	case r.work <- m:
-	case <-r.quit:
-		// Stopping is set: Decide releases m, or has it handled here on
-		// its last delivery while draining, in a slot the watch loop and
-		// shutdown see (heartbeats, the drain timeout), detached so that
-		// no worker replaces it.
-		s := new(slot)
-		s.detached.Store(true)
-		r.slotsMu.Lock()
-		r.slots = append(r.slots, s)
-		r.slotsMu.Unlock()
-		defer func() {
-			r.slotsMu.Lock()
-			r.slots = slices.DeleteFunc(r.slots, func(o *slot) bool { return o == s })
-			r.slotsMu.Unlock()
-		}()
-		r.process(m, s)
+	if n, ok := r.backlog.push(m); ok {
+		r.intake.pushed(n)
+		return
 	}
+	r.settleStopping(m, 0)
+}
+
+// settleStopping settles m, delivered or left in the backlog once Run is
+// stopping: Decide releases it, or has it handled here on its last
+// delivery while draining, in a slot the watch loop and shutdown see
+// (heartbeats, the drain timeout), detached so that no worker replaces
+// it. sinceHB is the watch loop's ticks since m's last heartbeat.
+func (r *Runner) settleStopping(m jetstream.Msg, sinceHB int) {
+	s := new(slot)
+	s.detached.Store(true)
+	s.carry(sinceHB)
+	r.slotsMu.Lock()
+	r.slots = append(r.slots, s)
+	r.slotsMu.Unlock()
+	defer func() {
+		r.slotsMu.Lock()
+		r.slots = slices.DeleteFunc(r.slots, func(o *slot) bool { return o == s })
+		r.slotsMu.Unlock()
+	}()
+	r.process(m, s)
 }
 
 // draining reports that the runner is stopping with drain time left for
@@ -66,6 +74,13 @@ func (r *Runner) process(m jetstream.Msg, s *slot) {
 	if h := m.Headers(); h != nil {
 		if c := h.Get(dlq.HeaderReplayFor); c != "" && c != r.consumer && r.foreignReplay(m, seq, n, c) {
 			return // a replay meant for another consumer, which takes it
+		}
+		if e, err := dlq.HandedBack(h, m.Data()); e != nil {
+			r.handedBack(m, s, seq, n, e) // a dead letter handed back to the stream: stored, the handler not run
+			return
+		} else if err != nil {
+			r.log.Warn("bus: a message marked as a handed-back dead letter does not carry one; handling it as an ordinary message",
+				"seq", seq, "subject", m.Subject(), "err", err)
 		}
 	}
 	s.begin(m)
@@ -273,16 +288,25 @@ func (r *Runner) deadLetter(m jetstream.Msg, md *jetstream.MsgMetadata, in Input
 
 // writeThenTerm writes e and terminates m, or, when the write fails, keeps
 // the verdict and redelivers m after a delay that grows while the DLQ
-// keeps failing.
+// keeps failing; on the server's last delivery, where no redelivery comes,
+// the write is retried until the runner stops, which hands m back.
 func (r *Runner) writeThenTerm(m jetstream.Msg, md *jetstream.MsgMetadata, in Input, v verdict) (done Decision, dlqErr error, s send) {
 	d, e := v.decision, v.entry
 	final := r.serverMax > 0 && md.NumDelivered >= r.serverMax
 	if err := r.writeDLQ(m, e, final); err != nil {
+		if final {
+			// The runner stops (its in-process retries end only then), and
+			// the server will not deliver the message again: a Nak would
+			// lose it.
+			return r.handBack(m, md, v, err)
+		}
 		in.DeadLetterErr = err
 		v.failures++
 		retryIn := r.cfg.nak(md.NumDelivered, v.retryDelay(r.cfg.DeadLetterRetryDelay), 0, ClassDeadLetterFailed, "dead-letter write failed")
 		r.verdicts.keep(md.Sequence.Stream, v)
-		r.recordVerdict(md, in, v)
+		if !v.handback {
+			r.recordVerdict(md, in, v)
+		}
 		r.log.Error("bus: dead-letter write failed; message kept for redelivery", "seq", md.Sequence.Stream,
 			"class", d.Class, "retry_in", retryIn.Requested, "err", err)
 		if pause := r.outage.failed(time.Now(), r.cfg.DeadLetterRetryDelay, r.maxPause()); pause > 0 {
@@ -334,7 +358,8 @@ func (r *Runner) retryDeadLetter(m jetstream.Msg, seq, n uint64, v verdict, hist
 // writeDLQ writes e, bounded by the dead-letter timeout. On the server's
 // final delivery (final), where a redelivery will never come, it keeps
 // retrying in process, holding the message with heartbeats, until the write
-// succeeds or the runner's handlers are canceled.
+// succeeds or the runner's handlers are canceled (at shutdown; the caller
+// then hands the dead letter back to the stream).
 //
 // A dead letter at shutdown is written even once the handlers' context is
 // canceled (the drain timeout passed): it is the message's last chance.

@@ -74,10 +74,11 @@ type Runner struct {
 
 	started  atomic.Bool
 	stopping atomic.Bool
-	hctx     context.Context    // canceled after the drain timeout: DLQ writes give up
-	callBase context.Context    // parent of each handler call's context; never canceled itself
-	work     chan jetstream.Msg // to the workers; never closed (see receive)
-	quit     chan struct{}      // closed at shutdown: workers stop, late deliveries are released
+	hctx     context.Context // canceled after the drain timeout: DLQ writes give up
+	callBase context.Context // parent of each handler call's context; never canceled itself
+	backlog  *backlog        // delivered messages no worker has started (nil in tests without Run)
+	intake   *intake         // the pull subscription, paused while the backlog is full
+	quit     chan struct{}   // closed at shutdown: workers stop, late deliveries are released
 	slotsMu  sync.Mutex
 	slots    []*slot // one per worker (tests without Run: the callback's)
 	fails    failures
@@ -279,7 +280,7 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	// callback only hands messages over, so that a call deaf to its
 	// context can be abandoned and its worker replaced, rather than hold
 	// the callback, and with it the consumer, until it returns.
-	r.work = make(chan jetstream.Msg)
+	r.backlog = newBacklog()
 	spawn := func() {
 		s := new(slot)
 		r.slotsMu.Lock()
@@ -315,20 +316,21 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	}
 
 	fatal := make(chan error, 1)
-	cc, err := r.cons.Consume(r.receive,
-		jetstream.PullMaxMessages(r.pullMax),
-		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-			if isFatal(err) {
-				select {
-				case fatal <- err:
-				default:
-				}
-				return
-			}
-			r.log.Warn("bus: consume", "err", err)
-		}))
-	if err != nil {
+	gone := func(err error) {
+		if err == nil {
+			err = ErrConsumerGone
+		} else {
+			err = fmt.Errorf("%w: %w", ErrConsumerGone, err)
+		}
+		select {
+		case fatal <- err:
+		default:
+		}
+	}
+	r.intake = r.newIntake(gone)
+	if err := r.intake.start(); err != nil {
 		close(r.quit)
+		r.backlog.close()
 		workers.Wait()
 		r.releaseHeld()
 		return fmt.Errorf("bus: consume: %w", err)
@@ -338,18 +340,43 @@ func (r *Runner) Run(ctx context.Context) (err error) {
 	select {
 	case <-ctx.Done():
 	case <-r.stopReq:
-	case err := <-fatal:
-		runErr = fmt.Errorf("%w: %w", ErrConsumerGone, err)
-	case <-cc.Closed():
-		runErr = ErrConsumerGone
+	case runErr = <-fatal:
 	}
-	r.shutdown(cc, &workers, replace, hcancel)
+	r.shutdown(&workers, replace, hcancel)
 	return runErr
 }
 
-// worker processes messages handed over by the Consume callback until
-// shutdown, or until its call is abandoned (it is then detached and
-// replaced, and stops once the call returns).
+// newIntake returns the runner's intake: nats.go pulls up to half the
+// pull buffer at a time into its own buffer, which the Consume callback
+// empties into the backlog at once, and pulling pauses while the other
+// half waits in the backlog. The runner so holds at most the pull buffer
+// (besides the messages its workers run), and every message it holds is
+// in the backlog or a worker's slot, where heartbeats keep it alive.
+func (r *Runner) newIntake(gone func(error)) *intake {
+	batch := max(r.pullMax/2, 1)
+	high := max(r.pullMax-batch, 1)
+	return &intake{
+		consume: func() (jetstream.ConsumeContext, error) {
+			return r.cons.Consume(r.receive,
+				jetstream.PullMaxMessages(batch),
+				jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+					if isFatal(err) {
+						gone(err)
+						return
+					}
+					r.log.Warn("bus: consume", "err", err)
+				}))
+		},
+		gone:    gone,
+		waiting: r.backlog.len,
+		high:    high,
+		low:     high / 2,
+	}
+}
+
+// worker processes the messages of the backlog until shutdown, or until
+// its call is abandoned (it is then detached and replaced, and stops once
+// the call returns).
 func (r *Runner) worker(s *slot, done func()) {
 	defer func() {
 		if s.detached.CompareAndSwap(false, true) {
@@ -357,34 +384,43 @@ func (r *Runner) worker(s *slot, done func()) {
 		}
 	}()
 	for {
-		select {
-		case m := <-r.work:
-			r.process(m, s)
-			if s.detached.Load() {
-				return
-			}
-		case <-r.quit:
+		m, sinceHB, left, ok := r.backlog.pop()
+		if !ok {
+			return
+		}
+		r.intake.taken(left)
+		s.carry(sinceHB)
+		r.process(m, s)
+		if s.detached.Load() {
 			return
 		}
 	}
 }
 
-// shutdown stops pulling and waits for the running handlers: the Consume
-// callback releases buffered messages, workers finish their message. After
-// the drain timeout the handlers' context is canceled; calls deaf to it are
-// abandoned after HandlerTimeoutGrace (their messages released, their
-// workers detached), so that shutdown is bounded.
+// shutdown stops pulling and waits for the running handlers: the messages
+// of the backlog, and those the Consume callback still gets, are released
+// (or handled on the cap while draining) off the workers, which finish
+// their message. After the drain timeout the handlers' context is
+// canceled; calls deaf to it are abandoned after HandlerTimeoutGrace
+// (their messages released, their workers detached), so that shutdown is
+// bounded.
 //
 // Releases are held until the pull subscription is closed (see releases),
 // and sent before shutdown returns in any case.
-func (r *Runner) shutdown(cc jetstream.ConsumeContext, workers *sync.WaitGroup, replace func(*slot), hcancel context.CancelFunc) {
+func (r *Runner) shutdown(workers *sync.WaitGroup, replace func(*slot), hcancel context.CancelFunc) {
 	r.stopping.Store(true)
-	cc.Drain()
+	closed := r.intake.stop()
 	close(r.quit)
+	r.backlog.close()
+	workers.Go(func() {
+		for _, w := range r.backlog.rest() {
+			r.settleStopping(w.m, int(w.sinceHB))
+		}
+	})
 	defer r.releaseHeld() // when Closed never came (a closed connection: the Naks fail, the ack wait redelivers)
 	idle := make(chan struct{})
 	go func() {
-		<-cc.Closed()
+		<-closed
 		r.releaseHeld()
 		workers.Wait()
 		close(idle)

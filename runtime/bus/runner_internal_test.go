@@ -3,6 +3,7 @@ package bus
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -247,18 +248,38 @@ func TestFinalDeliveryRetriesDeadLetterInProcess(t *testing.T) {
 			t.Fatalf("in-process retries took %v, want 2 × 5s", took)
 		}
 
-		// When the runner's handlers are canceled, it gives up with a
-		// delayed Nak, still never a Term.
-		j2 := &journal{}
-		ctx, cancel := context.WithCancel(context.Background())
-		r2 := testRunner(t, j2, &fakeDLQ{j: j2, fail: 100}, func(context.Context, Msg) error { return errors.New("bad") })
-		r2.serverMax, r2.hctx = 5, ctx
-		go func() { time.Sleep(7 * time.Second); cancel() }()
-		r2.process(delivery(j2, 5), r2.slots[0])
-		if got := j2.get(); got[len(got)-1] != "nak 5s" || slices.Contains(got, "term") {
-			t.Fatalf("calls = %q", got)
+		// When the runner stops (its handlers are canceled), a Nak would
+		// never be honoured: it hands the dead letter back to the stream
+		// and acks the original, never a Nak or a Term; without anything
+		// to hand it back through, it leaves the message unsettled.
+		for _, canHandBack := range []bool{true, false} {
+			j2 := &journal{}
+			ctx, cancel := context.WithCancel(context.Background())
+			var dead DeadLetterWriter = &fakeDLQ{j: j2, fail: 100}
+			if canHandBack {
+				dead = &handingBack{fakeDLQ: dead.(*fakeDLQ)}
+			}
+			r2 := testRunner(t, j2, &fakeDLQ{}, func(context.Context, Msg) error { return errors.New("bad") })
+			r2.dlq, r2.serverMax, r2.hctx = dead, 5, ctx
+			go func() { time.Sleep(7 * time.Second); cancel() }()
+			r2.process(delivery(j2, 5), r2.slots[0])
+			got := j2.get()
+			want := "hand-back 42 from 42"
+			if canHandBack && (len(got) < 2 || got[len(got)-2] != want || got[len(got)-1] != "ack") ||
+				!canHandBack && got[len(got)-1] != "dlq-write failed" ||
+				slices.ContainsFunc(got, func(c string) bool { return c == "term" || strings.HasPrefix(c, "nak") }) {
+				t.Fatalf("can hand back %v: calls = %q", canHandBack, got)
+			}
 		}
 	})
+}
+
+// handingBack is a fakeDLQ that can hand dead letters back.
+type handingBack struct{ *fakeDLQ }
+
+func (h *handingBack) HandBack(_ context.Context, e *dlq.Entry, from uint64) (*jetstream.PubAck, error) {
+	h.j.add(fmt.Sprintf("hand-back %d from %d", e.StreamSeq, from))
+	return &jetstream.PubAck{Stream: e.Stream, Sequence: 1000}, nil
 }
 
 func TestHeartbeats(t *testing.T) {
@@ -345,5 +366,42 @@ func TestOutagePauses(t *testing.T) {
 		if p := off.failed(now, base, ceiling); p != 0 || off.active.Load() {
 			t.Fatalf("without WithOutagePause the runner paused %v", p)
 		}
+	}
+}
+
+// TestBacklogHeartbeats: a message waiting in the backlog is heartbeated
+// every heartbeat interval of ticks from its arrival, and the ticks since
+// its last heartbeat go with it to the worker that takes it.
+func TestBacklogHeartbeats(t *testing.T) {
+	b := newBacklog()
+	j := &journal{}
+	first, second := delivery(j, 1), delivery(j, 2)
+	if n, ok := b.push(first); !ok || n != 1 {
+		t.Fatalf("push: %d, %v", n, ok)
+	}
+	var due []jetstream.Msg
+	for tick := 1; tick <= 7; tick++ {
+		if tick == 2 {
+			b.push(second)
+		}
+		due = b.due(3, due)
+	}
+	// first: ticks 3 and 6; second (arrived after tick 1): tick 4 and 7.
+	if len(due) != 4 || due[0] != first || due[1] != second || due[2] != first || due[3] != second {
+		t.Fatalf("heartbeats: %v", due)
+	}
+	m, since, left, ok := b.pop()
+	if m != first || since != 1 || left != 1 || !ok {
+		t.Fatalf("pop: %v %d %d %v", m, since, left, ok)
+	}
+	b.close()
+	if _, _, _, ok := b.pop(); ok {
+		t.Fatal("pop after close")
+	}
+	if rest := b.rest(); len(rest) != 1 || rest[0].m != second || rest[0].sinceHB != 0 {
+		t.Fatalf("rest: %+v", rest)
+	}
+	if _, ok := b.push(first); ok {
+		t.Fatal("push after close")
 	}
 }

@@ -23,8 +23,10 @@ type send struct {
 	delay time.Duration
 }
 
-// DefaultConfirmTimeout bounds the wait for the server's answer to a
-// confirmed Ack or Term (WithConfirmedSettlement).
+// DefaultConfirmTimeout is how long the runner waits, while connected,
+// for the server's answer to a confirmed Ack or Term
+// (WithConfirmedSettlement) before it sends an Ack again; after three
+// timeouts it reports either unanswered.
 const DefaultConfirmTimeout = 5 * time.Second
 
 // maxUnconfirmed bounds the confirmed settlements awaiting the server's

@@ -32,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
@@ -303,6 +304,16 @@ func (d *deadLetterWriter) ConsumerTakes(ctx context.Context, stream, consumer, 
 		return c.ConsumerTakes(ctx, stream, consumer, subject)
 	}
 	return false, errors.ErrUnsupported
+}
+
+// HandBack forwards to the wrapped writer, so that the runner can still
+// hand back a dead letter it cannot store on the server's last delivery
+// (see bus.HandBacker); errors.ErrUnsupported when it cannot.
+func (d *deadLetterWriter) HandBack(ctx context.Context, e *dlq.Entry, from uint64) (*jetstream.PubAck, error) {
+	if hb, ok := d.w.(bus.HandBacker); ok {
+		return hb.HandBack(ctx, e, from)
+	}
+	return nil, errors.ErrUnsupported
 }
 
 func (d *deadLetterWriter) Write(ctx context.Context, e *dlq.Entry) error {
