@@ -122,6 +122,12 @@ func Intrinsic(fn *types.Func) bool {
 func NoReturn(info *types.Info, decls []*ast.FuncDecl, known func(*types.Func) bool) map[*types.Func]bool {
 	out := make(map[*types.Func]bool)
 	never := func(fn *types.Func) bool { return out[fn] || Intrinsic(fn) || known(fn) }
+	declOf := make(map[*types.Func]*ast.FuncDecl, len(decls))
+	for _, d := range decls {
+		if fn, ok := info.Defs[d.Name].(*types.Func); ok {
+			declOf[fn] = d
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, d := range decls {
@@ -136,6 +142,9 @@ func NoReturn(info *types.Info, decls []*ast.FuncDecl, known func(*types.Func) b
 			call, ok := ast.Unparen(last.X).(*ast.CallExpr)
 			if !ok || !(isPanic(info, call) || never(callee(info, call))) || HasReturn(d.Body) {
 				continue
+			}
+			if !exits(call, info) && defersRecover(info, d.Body, declOf) {
+				continue // the panic may be recovered: the function returns
 			}
 			out[fn] = true
 			changed = true
@@ -167,4 +176,63 @@ func callee(info *types.Info, call *ast.CallExpr) *types.Func {
 		fn = fn.Origin()
 	}
 	return fn
+}
+
+// exits reports whether call ends the process or the goroutine rather
+// than panicking: no deferred recover can turn it into a return.
+func exits(call *ast.CallExpr, info *types.Info) bool {
+	fn := callee(info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "os.Exit", "syscall.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln":
+		return true
+	}
+	return false
+}
+
+// defersRecover reports whether body defers, itself, a call whose function
+// calls recover directly (a function literal, or a function of the
+// package): the only place a recover stops a panic, which then returns
+// normally (func audit() { defer func() { recover() }(); panic("x") }).
+// A deferred call of another package's function is taken not to recover.
+func defersRecover(info *types.Info, body *ast.BlockStmt, declOf map[*types.Func]*ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			var deferred *ast.BlockStmt
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				deferred = lit.Body
+			} else if d := declOf[callee(info, n.Call)]; d != nil {
+				deferred = d.Body
+			}
+			found = found || deferred != nil && callsRecover(info, deferred)
+		}
+		return !found
+	})
+	return found
+}
+
+// callsRecover reports whether body calls the builtin recover itself (not
+// in a nested function literal).
+func callsRecover(info *types.Info, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "recover" {
+				if _, builtin := info.Uses[id].(*types.Builtin); builtin {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -320,3 +320,42 @@ func interfaceMethod(d lib.Dier) {
 func literalCalled() {
 	func() { panic("x") }()
 }
+
+// Deferred recovers: a panic that a function's own deferred call recovers
+// returns normally; an exit does not, and a recover anywhere else (in a
+// literal the deferred one calls, in another package's function) does not
+// stop a panic.
+
+func recoversInLiteral() {
+	defer func() { recover() }()
+	panic("x")
+}
+
+func rescue() { recover() }
+
+func recoversInHelper() {
+	defer rescue()
+	panic("x")
+}
+
+type guard struct{}
+
+func (guard) release() {}
+
+func defersNoRecover() { // want defersNoRecover:"no return"
+	var g guard
+	defer g.release()
+	panic("x")
+}
+
+func recoversThenExits() { // want recoversThenExits:"no return"
+	defer func() { recover() }()
+	os.Exit(1)
+}
+
+func recoverTooDeep() { // want recoverTooDeep:"no return"
+	defer func() {
+		func() { recover() }()
+	}()
+	panic("x")
+}
