@@ -104,6 +104,18 @@ func _(c *C, d Delivery) error {
 }`, want: []string{"UncheckedWrite: the deferred Ack (running at this return), c.publishDLQ @ return nil" +
 			" | the DLQ write @ _ = c.publishDLQ(ctx, d)" +
 			" | the deferred Ack @ defer d.Ack()"}},
+		{name: "deferred ack deferred after a deferred write: the Ack runs first", check: ackCheck, src: `
+func _(c *C, d Delivery) error {
+	defer c.publishDLQ(ctx, d)
+	defer d.Ack()
+	return nil
+}`, want: []string{"DeferredAfter: the deferred Ack (running at this return), c.publishDLQ @ return nil"}},
+		{name: "deferred ack deferred before a deferred write: the write runs first", check: ackCheck, src: `
+func _(c *C, d Delivery) error {
+	defer d.Ack()
+	defer c.publishDLQ(ctx, d)
+	return nil
+}`},
 		{name: "deferred ack, the return Naks", check: ackCheck, src: `
 func _(c *C, d Delivery) error {
 	defer d.Ack()

@@ -137,8 +137,11 @@ func (c *checker) checkAsyncWrite(g *graph, w *event) {
 		k = Spawned
 	}
 	g.after(w, func(e *event) bool {
-		// A handler's caller Acks after the deferred functions ran.
-		deferredBeforeCaller := k == DeferredAfter && e.ret != nil
+		// A handler's caller Acks after the deferred functions ran; a
+		// deferred Ack runs after a deferred write only when it was
+		// deferred before it (deferred calls run last in, first out).
+		deferredBeforeCaller := k == DeferredAfter && e.ret != nil &&
+			(e.deferred == nil || e.deferred.Stmt.Pos() < w.call.Pos())
 		if e.settle != nil && e.mode == plain && pairs(e.settle, w.write) && !deferredBeforeCaller {
 			c.record(k, e, w)
 		}

@@ -82,6 +82,14 @@ func (r *Relay) _(ctx context.Context, msg jetstream.Msg) error {
 	return msg.Ack() // want `Ack before the deferred DLQ write r.moveToDLQ runs`
 }
 
+// A deferred Ack deferred after a deferred DLQ write runs first: deferred
+// calls run last in, first out.
+func (r *Relay) _(ctx context.Context, msg jetstream.Msg) error {
+	defer r.moveToDLQ(ctx, msg, "deferred")
+	defer msg.Ack()
+	return nil // want `the deferred Ack \(running at this return\) before the deferred DLQ write r.moveToDLQ runs`
+}
+
 // A DLQ write started with go is not ordered before the Ack.
 func (r *Relay) _(ctx context.Context, msg jetstream.Msg) {
 	go r.moveToDLQ(ctx, msg, "async")

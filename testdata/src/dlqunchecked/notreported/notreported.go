@@ -93,7 +93,7 @@ func _(msg jetstream.Msg) error {
 type DLQStore struct{}
 
 func (s *DLQStore) Get(ctx context.Context, seq uint64) ([]byte, error) { return nil, nil }
-func (s *DLQStore) Len(ctx context.Context) (int, error)               { return 0, nil }
+func (s *DLQStore) Len(ctx context.Context) (int, error)                { return 0, nil }
 
 func _(ctx context.Context, dlq *DLQStore, msg jetstream.Msg) error {
 	if _, err := dlq.Get(ctx, 1); err != nil {
@@ -200,5 +200,13 @@ func (r *Relay) _(ctx context.Context, msg jetstream.Msg) error {
 	if err := r.moveToDLQ(ctx, msg, "x"); err != nil {
 		return msg.NakWithDelay(5 * time.Second)
 	}
+	return nil
+}
+
+// A deferred Ack deferred before a deferred DLQ write runs after it
+// (last in, first out): the write comes first, as the contract asks.
+func (r *Relay) _(ctx context.Context, msg jetstream.Msg) error {
+	defer msg.Ack()
+	defer r.moveToDLQ(ctx, msg, "deferred")
 	return nil
 }
