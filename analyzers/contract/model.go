@@ -59,20 +59,20 @@ type Model struct {
 	graphs   *cfgs.Graphs         // the CFGs of the bodies with something to judge
 	noReturn map[*types.Func]bool // the package's functions that never return
 
-	// What can be found in the package at all (vocabulary.go): the model
+	// What can be found in the package at all (syntax.Gate): the model
 	// skips the inferences that cannot find anything.
 	gate      syntax.Gate // what can be found in the package
 	mayHandle bool        // some function could be a handler registered elsewhere
 
 	prod   *producers.Result
-	frozen bool // set when Run is done: the memo maps below are complete
+	frozen bool // set when the inferences are done: callsOf walks from then on
 
 	dlq       *dlq.Result
 	set       *settle.Result         // settlements, effects, deferred Acks
 	msgs      *messages.Table        // messages, ack calls, publish calls, derivations
 	hd        *handlers.Result       // handler parameters, middleware, handlers, decodes
 	decls     []*ast.FuncDecl        // with a body, not a test function
-	testFuncs map[*ast.FuncDecl]bool // out of scope (testfuncs.go)
+	testFuncs map[*ast.FuncDecl]bool // out of scope (syntax.TestFuncs)
 	declByFn  map[*types.Func]*ast.FuncDecl
 	calls     map[*ast.BlockStmt][]*ast.CallExpr // memo of callsOf while the model runs
 	tr        *transient.Result                  // classifiers, and the solver of transient paths
@@ -263,7 +263,7 @@ func (m *Model) Handlers() *handlers.Result { return m.hd }
 // hold.
 func (m *Model) Paths() *paths.Result { return m.paths }
 
-// carrier at all (vocabulary.go): when not, no error is retryable there.
+// carrier at all (syntax.Gate): when not, no error is retryable there.
 func (m *Model) RetryInSight() bool { return m.gate.MayRetry }
 
 // CFG returns the control-flow graph of a function declaration's or

@@ -196,7 +196,7 @@ func (m *Result) FuncLitWritesDLQ(lit *ast.FuncLit) bool {
 		m.lits = make(map[*ast.FuncLit]bool)
 	}
 	if v, ok := m.lits[lit]; ok || m.frozen {
-		return v // frozen: freeze filled the memo for every literal
+		return v // frozen: Build filled the memo for every literal
 	}
 	m.lits[lit] = false // cycle guard
 	v := m.BodyWritesDLQ(lit.Body)

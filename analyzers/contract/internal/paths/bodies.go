@@ -114,7 +114,7 @@ func (m *Result) AckBodies() []*ast.BlockStmt { return slices.Clip(m.ackBodies) 
 // VisitAckCalls calls visit for each ack call of the package for which
 // keep holds, with the path facts of the function body that holds it.
 // Only bodies with such a call get a control-flow analysis. *at follows
-// the body and call being visited, for runCheck's internal errors.
+// the body and call being visited, for the check's internal errors (checks.New).
 func (m *Result) VisitAckCalls(keep func(messages.AckCall) bool, at *token.Pos, visit func(*transient.ErrorPaths, messages.AckCall)) {
 	if m.info == nil {
 		return

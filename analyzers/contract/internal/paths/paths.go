@@ -149,7 +149,7 @@ func (m *Result) solvePaths() {
 			}
 			bc.Calls = append(bc.Calls, ack)
 			// A deferred literal's Ack runs at the returns of the body
-			// holding the defer (deferred.go): that body's paths matter.
+			// holding the defer (settle.DeferredAckAt): that body's paths matter.
 			if outer, ok := m.syn.Deferred[body]; ok && ack.IsAck() && !slices.Contains(m.deferredAckBodies, outer) {
 				m.deferredAckBodies = append(m.deferredAckBodies, outer)
 				if _, seen := m.paths[outer]; !seen {

@@ -108,7 +108,7 @@ func (m *Result) wrappedParams(fn *types.Func) []int {
 // error on some path.
 func (m *Result) FuncLitProduces(lit *ast.FuncLit) bool {
 	if v, ok := m.litMemo[lit]; ok || m.frozen {
-		return v // frozen: freeze filled the memo for every literal
+		return v // frozen: Build filled the memo for every literal
 	}
 	m.litMemo[lit] = false // cycle guard
 	sig, _ := m.info.TypeOf(lit).(*types.Signature)

@@ -232,7 +232,7 @@ func (m *Result) FuncLitEffects(lit *ast.FuncLit) *LitEffects {
 		return le
 	}
 	if m.frozen {
-		return &LitEffects{} // unreachable: freeze filled the memo for every literal
+		return &LitEffects{} // unreachable: Build filled the memo for every literal
 	}
 	if m.lits == nil {
 		m.lits = make(map[*ast.FuncLit]*LitEffects)

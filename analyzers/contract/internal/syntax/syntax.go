@@ -68,7 +68,7 @@ const (
 )
 
 // NewIndex indexes files, leaving out the bodies of the test functions
-// skipped (testfuncs.go).
+// skipped (TestFuncs).
 func NewIndex(files []*ast.File, skipped map[*ast.FuncDecl]bool) *Index {
 	kb := 0
 	for _, f := range files {

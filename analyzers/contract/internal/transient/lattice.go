@@ -92,7 +92,7 @@ type flowState struct {
 	tests   map[*types.Var]*errTest     // must: a bool variable holds this test's result
 	zero    map[*types.Var]bool         // must: a delay (variable or carrier's delay) is <= 0
 	pending map[*types.Var][]*types.Var // must: when the bool variable is true, these delays are <= 0
-	vals    map[*types.Var]*valFacts    // must: what a local variable's constant value tells (transient_values.go)
+	vals    map[*types.Var]*valFacts    // must: what a local variable's constant value tells (values.go)
 
 	// infeasible is set on an edge no path takes (a followed variable
 	// tested for a constant it is known not to hold); never joined.
