@@ -196,7 +196,9 @@ func exits(call *ast.CallExpr, info *types.Info) bool {
 // calls recover directly (a function literal, or a function of the
 // package): the only place a recover stops a panic, which then returns
 // normally (func audit() { defer func() { recover() }(); panic("x") }).
-// A deferred call of another package's function is taken not to recover.
+// A deferred function that also panics is taken to panic again
+// (if r := recover(); r != nil { log(r); panic(r) }), and a deferred call
+// of another package's function not to recover.
 func defersRecover(info *types.Info, body *ast.BlockStmt, declOf map[*types.Func]*ast.FuncDecl) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -210,23 +212,23 @@ func defersRecover(info *types.Info, body *ast.BlockStmt, declOf map[*types.Func
 			} else if d := declOf[callee(info, n.Call)]; d != nil {
 				deferred = d.Body
 			}
-			found = found || deferred != nil && callsRecover(info, deferred)
+			found = found || deferred != nil && callsBuiltin(info, deferred, "recover") && !callsBuiltin(info, deferred, "panic")
 		}
 		return !found
 	})
 	return found
 }
 
-// callsRecover reports whether body calls the builtin recover itself (not
-// in a nested function literal).
-func callsRecover(info *types.Info, body *ast.BlockStmt) bool {
+// callsBuiltin reports whether body calls the builtin name itself (not in
+// a nested function literal).
+func callsBuiltin(info *types.Info, body *ast.BlockStmt, name string) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "recover" {
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == name {
 				if _, builtin := info.Uses[id].(*types.Builtin); builtin {
 					found = true
 				}

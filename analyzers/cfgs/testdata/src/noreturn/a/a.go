@@ -359,3 +359,13 @@ func recoverTooDeep() { // want recoverTooDeep:"no return"
 	}()
 	panic("x")
 }
+
+func recoversAndPanicsAgain() { // want recoversAndPanicsAgain:"no return"
+	defer func() {
+		if r := recover(); r != nil {
+			print(r)
+			panic(r)
+		}
+	}()
+	panic("x")
+}
