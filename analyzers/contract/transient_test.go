@@ -2,6 +2,7 @@ package contract_test
 
 import (
 	"go/ast"
+	"go/types"
 	"strings"
 
 	"testing"
@@ -26,6 +27,54 @@ func TestClassifierFacts(t *testing.T) {
 func TestTransientPaths(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, testdata, probe, "contract/transient/paths")
+}
+
+// TestNoIntentPaths checks where PathFacts.NoIntent is set: the failing
+// side of an exact retry classification of a non-nil error, unless
+// errors.Is or a type switch identified it on some path.
+func TestNoIntentPaths(t *testing.T) {
+	t.Parallel()
+	analysistest.Run(t, testdata, noIntentProbe, "contract/transient/permanent")
+}
+
+// noIntentProbe reports PathFacts.NoIntent at every call of probe():
+// N:err@origin, or "-".
+var noIntentProbe = &analysis.Analyzer{
+	Name:     "nointentprobe",
+	Doc:      "reports the contract model's no-retry-intent facts at each probe() call",
+	Requires: []*analysis.Analyzer{contract.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		m := pass.ResultOf[contract.Analyzer].(*contract.Model)
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				paths := contract.SolveBody(m, fd.Body)
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					if id, isID := ast.Unparen(call.Fun).(*ast.Ident); !isID || id.Name != "probe" {
+						return true
+					}
+					facts, _ := paths.At(call)
+					mark := "-"
+					if ni := facts.NoIntent; ni != nil {
+						mark = "N:" + ni.Err.Name()
+						if c, ok := ni.Origin.(*ast.CallExpr); ok {
+							mark += "@" + types.ExprString(c.Fun)
+						}
+					}
+					pass.Reportf(call.Pos(), "%s", mark)
+					return true
+				})
+			}
+		}
+		return nil, nil
+	},
 }
 
 // probe reports the transient-path facts at every call of a function named

@@ -46,10 +46,16 @@ type errFacts struct {
 	// noIntent: an exact retry classification of the value failed on
 	// every path since it was assigned, so it provably holds no carrier.
 	noIntent bool
+	nOrigin  ast.Node // with noIntent: the failed classification, if every path agrees
 
 	// May-facts.
 	excluded   bool // a classification failed or identified another error
 	classified bool // the value was inspected since it was assigned
+	// identified: on some path since it was assigned, the value was
+	// identified as a known error (errors.Is true, a type switch case or
+	// assertion on a type that is not a carrier): a decision about that
+	// error, which ackpermanent leaves alone.
+	identified bool
 }
 
 func joinErrFacts(a, b errFacts) errFacts {
@@ -60,6 +66,10 @@ func joinErrFacts(a, b errFacts) errFacts {
 		noIntent:   a.noIntent && b.noIntent,
 		excluded:   a.excluded || b.excluded,
 		classified: a.classified || b.classified,
+		identified: a.identified || b.identified,
+	}
+	if r.noIntent && a.nOrigin == b.nOrigin {
+		r.nOrigin = a.nOrigin
 	}
 	if a.transient && b.transient {
 		r.transient = true

@@ -243,7 +243,7 @@ func (s *flowState) apply(t *errTest, truth bool) {
 	f := s.errs[t.err]
 	switch eff {
 	case effTransient:
-		f.transient, f.nonNil, f.noIntent, f.isNil = true, true, false, false
+		f.transient, f.nonNil, f.noIntent, f.isNil, f.nOrigin = true, true, false, false, nil
 		f.delay, f.carrier, f.tOrigin = t.delay, t.carrier, t.origin
 		if f.zeroDelay && t.err != nil {
 			s.zero[t.err] = true // the error's delay, whichever way it is read
@@ -252,10 +252,10 @@ func (s *flowState) apply(t *errTest, truth bool) {
 		f.transient, f.producer, f.excluded = false, false, true
 		if t.exact && t.err != nil {
 			f.zeroDelay = true // no retry intent: any later success finds none
-			f.noIntent = true
+			f.noIntent, f.nOrigin = true, t.origin
 		}
 	case effIdentified:
-		f.producer, f.excluded, f.nonNil, f.isNil = false, true, true, false
+		f.producer, f.excluded, f.nonNil, f.isNil, f.identified = false, true, true, false, true
 	default:
 		return
 	}

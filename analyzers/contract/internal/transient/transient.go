@@ -84,6 +84,11 @@ type PathFacts struct {
 	// ErrorPath is set when some error is known to be non-nil (whatever its
 	// origin) or classified as transient.
 	ErrorPath bool
+	// NoIntent is set where an error known to be non-nil was classified
+	// as carrying no retry intent (the failing side of an exact retry
+	// classification) on every path, and was identified as a known error
+	// (errors.Is, a type switch or assertion on another type) on none.
+	NoIntent *NoIntentPath
 	// ZeroDelay is set when a delay is known to be <= 0: guarded by d <= 0,
 	// d == 0, or the false side of d > 0; or a classification of an error
 	// succeeded where, were it to, its delay is known to be <= 0: after
@@ -108,6 +113,14 @@ type TransientPath struct {
 	// Carrier is the carrier variable the classification bound (rd in
 	// errors.As(err, &rd)), whose delay method yields the delay, or nil.
 	Carrier *types.Var
+}
+
+// NoIntentPath says which error was classified as permanent.
+type NoIntentPath struct {
+	// Err is the error variable.
+	Err *types.Var
+	// Origin is the failed classification, when every path agrees on one.
+	Origin ast.Node
 }
 
 // ErrorBranch is the unclassified error branch of a retryable producer.
@@ -222,6 +235,9 @@ func (p *pathAnalysis) facts(s *flowState) PathFacts {
 		f := s.errs[k]
 		if f.nonNil || f.transient || f.producer {
 			out.ErrorPath = true
+		}
+		if k != nil && f.noIntent && f.nonNil && !f.identified && out.NoIntent == nil {
+			out.NoIntent = &NoIntentPath{Err: k, Origin: f.nOrigin}
 		}
 		if f.producer && !f.classified && out.ErrorBranch == nil {
 			out.ErrorBranch = &ErrorBranch{Err: k, Producer: f.pOrigin}
