@@ -46,7 +46,12 @@ type errFacts struct {
 	// noIntent: an exact retry classification of the value failed on
 	// every path since it was assigned, so it provably holds no carrier.
 	noIntent bool
-	nOrigin  ast.Node // with noIntent: the failed classification, if every path agrees
+	// permanent: a retry classification call of the value (a delay
+	// classifier, errors.As into a carrier, a retry predicate, known by
+	// its fact or only by its name) failed on every path since it was
+	// assigned: the code decided it carries no retry intent.
+	permanent bool
+	nOrigin   ast.Node // with permanent: the failed classification, if every path agrees
 
 	// May-facts.
 	excluded   bool // a classification failed or identified another error
@@ -64,11 +69,12 @@ func joinErrFacts(a, b errFacts) errFacts {
 		isNil:      a.isNil && b.isNil,
 		zeroDelay:  a.zeroDelay && b.zeroDelay,
 		noIntent:   a.noIntent && b.noIntent,
+		permanent:  a.permanent && b.permanent,
 		excluded:   a.excluded || b.excluded,
 		classified: a.classified || b.classified,
 		identified: a.identified || b.identified,
 	}
-	if r.noIntent && a.nOrigin == b.nOrigin {
+	if r.permanent && a.nOrigin == b.nOrigin {
 		r.nOrigin = a.nOrigin
 	}
 	if a.transient && b.transient {

@@ -83,7 +83,8 @@ func (u *latticeUniverse) state(r *rand.Rand, depth int) *flowState {
 		f.isNil = !f.nonNil && r.IntN(3) == 0
 		f.zeroDelay = r.IntN(4) == 0
 		f.noIntent = !f.transient && r.IntN(4) == 0
-		if f.noIntent && r.IntN(2) == 0 {
+		f.permanent = !f.transient && r.IntN(4) == 0
+		if f.permanent && r.IntN(2) == 0 {
 			f.nOrigin = pick(r, u.origins)
 		}
 		f.excluded = r.IntN(3) == 0

@@ -1,6 +1,7 @@
 package transient
 
 import (
+	"go/ast"
 	"go/constant"
 	"go/types"
 	"maps"
@@ -243,7 +244,8 @@ func (s *flowState) apply(t *errTest, truth bool) {
 	f := s.errs[t.err]
 	switch eff {
 	case effTransient:
-		f.transient, f.nonNil, f.noIntent, f.isNil, f.nOrigin = true, true, false, false, nil
+		f.transient, f.nonNil, f.noIntent, f.isNil = true, true, false, false
+		f.permanent, f.nOrigin = false, nil
 		f.delay, f.carrier, f.tOrigin = t.delay, t.carrier, t.origin
 		if f.zeroDelay && t.err != nil {
 			s.zero[t.err] = true // the error's delay, whichever way it is read
@@ -252,7 +254,10 @@ func (s *flowState) apply(t *errTest, truth bool) {
 		f.transient, f.producer, f.excluded = false, false, true
 		if t.exact && t.err != nil {
 			f.zeroDelay = true // no retry intent: any later success finds none
-			f.noIntent, f.nOrigin = true, t.origin
+			f.noIntent = true
+		}
+		if _, isCall := t.origin.(*ast.CallExpr); isCall && t.err != nil {
+			f.permanent, f.nOrigin = true, t.origin // not a type assertion: a decision the code made
 		}
 	case effIdentified:
 		f.producer, f.excluded, f.nonNil, f.isNil, f.identified = false, true, true, false, true

@@ -85,9 +85,11 @@ type PathFacts struct {
 	// origin) or classified as transient.
 	ErrorPath bool
 	// NoIntent is set where an error known to be non-nil was classified
-	// as carrying no retry intent (the failing side of an exact retry
-	// classification) on every path, and was identified as a known error
-	// (errors.Is, a type switch or assertion on another type) on none.
+	// as carrying no retry intent on every path (the failing side of a
+	// retry classification call: a delay classifier's !ok, errors.As or
+	// errors.AsType into a carrier, a retry predicate, known by its fact
+	// or by its name; not a type assertion), and was identified as a known
+	// error (errors.Is, a type switch or assertion on another type) on none.
 	NoIntent *NoIntentPath
 	// ZeroDelay is set when a delay is known to be <= 0: guarded by d <= 0,
 	// d == 0, or the false side of d > 0; or a classification of an error
@@ -236,7 +238,7 @@ func (p *pathAnalysis) facts(s *flowState) PathFacts {
 		if f.nonNil || f.transient || f.producer {
 			out.ErrorPath = true
 		}
-		if k != nil && f.noIntent && f.nonNil && !f.identified && out.NoIntent == nil {
+		if k != nil && f.permanent && f.nonNil && !f.identified && out.NoIntent == nil {
 			out.NoIntent = &NoIntentPath{Err: k, Origin: f.nOrigin}
 		}
 		if f.producer && !f.classified && out.ErrorBranch == nil {

@@ -93,3 +93,24 @@ func _() {
 		}
 	}
 }
+
+// A predicate known only by its name: the code decided.
+func _() {
+	if err := work(); err != nil {
+		if !isTransient(err) {
+			probe() // want `^N:err@isTransient$`
+		}
+	}
+}
+
+// A type assertion looks at the top of the chain only: not a decision.
+func _() {
+	if err := work(); err != nil {
+		if _, ok := err.(retryDelayer); !ok {
+			probe() // want `^-$`
+		}
+	}
+}
+
+// isTransient is configured at start-up: no classifier fact, a name only.
+var isTransient func(error) bool

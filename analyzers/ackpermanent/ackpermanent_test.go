@@ -1,0 +1,72 @@
+package ackpermanent_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/retrylint/retrylint/analyzers/ackpermanent"
+	"github.com/retrylint/retrylint/analyzers/internal/checktest"
+)
+
+// batch runs the check over the packages of all the tests below, in one
+// load.
+var batch = checktest.NewBatch(ackpermanent.Analyzer, checktest.StandardPackages("ackpermanent",
+	"ackpermanent/nodlq",
+	"ackpermanent/crosspkg/retry", "ackpermanent/crosspkg/consumer",
+	"ackpermanent/handlers/bus", "ackpermanent/handlers/svc",
+)...)
+
+// TestStandardPackages runs the check over its standard test packages:
+// positives, look-alikes, generics, broken code, generated files and
+// suppression.
+func TestStandardPackages(t *testing.T) {
+	t.Parallel()
+	batch.RunStandard(t)
+}
+
+// TestNoDLQ runs the check on a package that writes no DLQ anywhere.
+func TestNoDLQ(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackpermanent/nodlq")
+}
+
+// TestAcrossPackages runs the check on a package whose classifier, Ack
+// helper and DLQ writers are another package's, known through facts.
+func TestAcrossPackages(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackpermanent/crosspkg/retry", "ackpermanent/crosspkg/consumer")
+}
+
+// TestHandlers runs the check over handlers registered with a bus that
+// Acks their nil result: the report is at the return, with the
+// classification and the bus's Ack as related locations.
+func TestHandlers(t *testing.T) {
+	t.Parallel()
+	results := batch.Run(t, "ackpermanent/handlers/bus", "ackpermanent/handlers/svc")
+	found := false
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			found = true
+			if len(d.Related) != 2 || !strings.Contains(d.Related[0].Message, "no retry intent") || !strings.Contains(d.Related[1].Message, "Acks the message here") {
+				t.Errorf("related = %v, want the classification and the bus's Ack", d.Related)
+			}
+		}
+	}
+	if !found {
+		t.Error("no diagnostic in ackpermanent/handlers/svc")
+	}
+}
+
+// TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title
+// of at most 60 characters, a body that says what is not reported.
+func TestDoc(t *testing.T) {
+	title, body, _ := strings.Cut(ackpermanent.Analyzer.Doc, "\n")
+	if !strings.HasPrefix(title, "ackpermanent: ") || len(title) > 60 {
+		t.Errorf("title %q: want \"ackpermanent: ...\" of at most 60 characters", title)
+	}
+	for _, want := range []string{"Not reported", "errors.Is", "type switch", "no DLQ write", "Fix:"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("doc does not mention %s", want)
+		}
+	}
+}
