@@ -6,6 +6,7 @@ package suite
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/ackpermanent"
 	"github.com/retrylint/retrylint/analyzers/ackretryable"
 	"github.com/retrylint/retrylint/analyzers/barenak"
 	"github.com/retrylint/retrylint/analyzers/contract"
@@ -13,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/dlqunchecked"
 	"github.com/retrylint/retrylint/analyzers/poisonack"
 	"github.com/retrylint/retrylint/analyzers/retryflatten"
+	"github.com/retrylint/retrylint/analyzers/settletwice"
 	"github.com/retrylint/retrylint/analyzers/termbeforedlq"
 	"github.com/retrylint/retrylint/internal/config"
 )
@@ -38,6 +40,8 @@ func Default() []*analysis.Analyzer {
 		ackretryable.Analyzer,
 		dlqunchecked.Analyzer,
 		poisonack.Analyzer,
+		settletwice.Analyzer,
+		ackpermanent.Analyzer,
 	}
 }
 
@@ -86,4 +90,6 @@ var constructors = []func(model *analysis.Analyzer) *analysis.Analyzer{
 	ackretryable.New,
 	dlqunchecked.New,
 	poisonack.New,
+	settletwice.New,
+	ackpermanent.New,
 }

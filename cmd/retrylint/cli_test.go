@@ -381,7 +381,7 @@ func TestSuppressionFailsClosed(t *testing.T) {
 		".retrylint.yaml":  "exclude: [legacy]\nretryflatten:\n  exclude: [\"gen/*.go\", fixdemo.go]\n",
 	})
 	want := []string{
-		"typo.go:6:2: //retrylint:ignore names unknown check \"retryflaten\" and suppresses nothing: correct it to retryflatten (checks: retryflatten, termbeforedlq, barenak, ackretryable, dlqunchecked, poisonack)",
+		"typo.go:6:2: //retrylint:ignore names unknown check \"retryflaten\" and suppresses nothing: correct it to retryflatten (checks: retryflatten, termbeforedlq, barenak, ackretryable, dlqunchecked, poisonack, settletwice, ackpermanent)",
 		"typo.go:7:9: retryable error produce() formatted with %v loses its retry delay: wrap it with %w",
 	}
 	r := runIn(t, t.TempDir(), binary, "-C", dir, "./...")

@@ -99,6 +99,8 @@ func TestExamplesHaveFindings(t *testing.T) {
 		"examples/orders/handlers/returns.go:28:7: poisonack: Ack on the decode failure of json.Unmarshal",
 		"examples/orders/handlers/returns.go:41:6: dlqunchecked: Ack on the failure path of the DLQ write bus.DeadLetter",
 		"examples/orders/handlers/returns.go:63:3: ackretryable: retryable error err from Release is dropped: returning nil makes bus.Run Ack the message",
+		"examples/orders/handlers/stock.go:21:7: settletwice: NakWithDelay after Ack is ignored: the message was acknowledged before the work that failed",
+		"examples/orders/handlers/stock.go:35:7: ackpermanent: Ack after err was classified as a permanent failure drops the message without evidence",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
@@ -780,7 +782,7 @@ func TestSARIF(t *testing.T) {
 			t.Errorf("rule %s lacks its doc: %+v", rule.ID, rule)
 		}
 	}
-	for _, want := range []string{"retryflatten", "termbeforedlq", "barenak", "ackretryable", "dlqunchecked", "poisonack", "retrylint"} {
+	for _, want := range []string{"retryflatten", "termbeforedlq", "barenak", "ackretryable", "dlqunchecked", "poisonack", "settletwice", "ackpermanent", "retrylint"} {
 		if !slices.Contains(ids, want) {
 			t.Errorf("no rule %s among %v", want, ids)
 		}
@@ -812,7 +814,7 @@ func TestGitHubAnnotations(t *testing.T) {
 	if r.code != 3 || len(lines) != len(findings(text.stdout)) {
 		t.Fatalf("exit %d, %d annotations for %d findings:\n%s", r.code, len(lines), len(findings(text.stdout)), r.stdout)
 	}
-	annotation := regexp.MustCompile(`^::warning file=examples/[^,]+\.go,line=\d+,col=\d+,title=(retryflatten|termbeforedlq|barenak|ackretryable|dlqunchecked|poisonack)::\S`)
+	annotation := regexp.MustCompile(`^::warning file=examples/[^,]+\.go,line=\d+,col=\d+,title=(retryflatten|termbeforedlq|barenak|ackretryable|dlqunchecked|poisonack|settletwice|ackpermanent)::\S`)
 	for _, l := range lines {
 		if !annotation.MatchString(l) {
 			t.Errorf("annotation %q", l)

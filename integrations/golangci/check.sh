@@ -28,7 +28,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 here=$repo/integrations/golangci
 cache=${RETRYLINT_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retrylint-ci}/golangci-lint
 fixture=integrations/golangci/testdata/nolint
-checks=(retryflatten termbeforedlq barenak ackretryable dlqunchecked poisonack)
+checks=(retryflatten termbeforedlq barenak ackretryable dlqunchecked poisonack settletwice ackpermanent)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

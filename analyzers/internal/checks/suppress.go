@@ -31,7 +31,7 @@ type lineKey struct {
 // test keeps the two lists equal.) The model below the checks knows none
 // of them.
 func Names() []string {
-	return []string{"retryflatten", "termbeforedlq", "barenak", "ackretryable", "dlqunchecked", "poisonack"}
+	return []string{"retryflatten", "termbeforedlq", "barenak", "ackretryable", "dlqunchecked", "poisonack", "settletwice", "ackpermanent"}
 }
 
 // Directive is one suppression directive of a package.

@@ -65,7 +65,7 @@ func main() {
 	gopls := flag.String("gopls", "", "gopls binary to drive (required)")
 	root := flag.String("root", ".", "workspace root (a module directory)")
 	file := flag.String("file", "", "file to open, relative to -root (required)")
-	analyses := flag.String("analyses", "retryflatten,termbeforedlq,barenak,ackretryable,dlqunchecked,poisonack",
+	analyses := flag.String("analyses", "retryflatten,termbeforedlq,barenak,ackretryable,dlqunchecked,poisonack,settletwice,ackpermanent",
 		"comma-separated analyses for initializationOptions: name enables one, name=false disables it")
 	timeout := flag.Duration("timeout", 60*time.Second, "give up after this long")
 	var want expectations

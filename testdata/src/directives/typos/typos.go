@@ -17,7 +17,7 @@ func produce() error {
 }
 
 func _() error {
-	/* want `//retrylint:ignore names unknown check "barenack" and suppresses nothing: correct it to barenak \(checks: retryflatten, termbeforedlq, barenak, ackretryable, dlqunchecked, poisonack\)` */ return fmt.Errorf("a: %v", produce()) //retrylint:ignore barenack,retryflatten the message is shown to operators
+	/* want `//retrylint:ignore names unknown check "barenack" and suppresses nothing: correct it to barenak \(checks: retryflatten, termbeforedlq, barenak, ackretryable, dlqunchecked, poisonack, settletwice, ackpermanent\)` */ return fmt.Errorf("a: %v", produce()) //retrylint:ignore barenack,retryflatten the message is shown to operators
 }
 
 func _() error {
@@ -45,7 +45,7 @@ func _() error {
 }
 
 func _() error {
-	/* want `//nolint names unknown check "poisonak" and suppresses nothing: correct it to poisonack \(checks: retryflatten, termbeforedlq, barenak, ackretryable, dlqunchecked, poisonack, retrylint\)` */ return fmt.Errorf("h: %v", produce()) //nolint:poisonak
+	/* want `//nolint names unknown check "poisonak" and suppresses nothing: correct it to poisonack \(checks: retryflatten, termbeforedlq, barenak, ackretryable, dlqunchecked, poisonack, settletwice, ackpermanent, retrylint\)` */ return fmt.Errorf("h: %v", produce()) //nolint:poisonak
 }
 
 func _() error {
