@@ -12,6 +12,7 @@ import (
 var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages("dlqunchecked",
 	"dlqunchecked/crosspkg/outbox",
 	"dlqunchecked/handlers",
+	"dlqunchecked/v3/kvstore",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -35,4 +36,12 @@ func TestAcrossPackages(t *testing.T) {
 func TestHandlers(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "dlqunchecked/handlers")
+}
+
+// TestContractV3Writes runs the check over the DLQ writes of contract
+// version 3: a key-value bucket's Put on a dead-letter field, and a
+// deferred helper (another package's) that always Acks.
+func TestContractV3Writes(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/v3/kvstore")
 }

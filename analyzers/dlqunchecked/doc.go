@@ -13,8 +13,10 @@
 // first and the write after it.
 //
 // dlqunchecked reports an Ack (Ack, AckSync, DoubleAck, a function literal
-// called on the spot that Acks, a pending `defer msg.Ack()` at a return,
-// or a handler's `return nil` when its bus Acks on nil; a handler declared
+// called on the spot that Acks, a pending `defer msg.Ack()` at a return
+// (or a deferred call of a helper, any package, that always Acks the
+// message it is given: `defer ackQuietly(msg)` is a deferred Ack, so
+// deferred after a deferred DLQ write it runs first), or a handler's `return nil` when its bus Acks on nil; a handler declared
 // in another package than the one registering it is reported through its
 // package's LostWriteFact, at the return, with the registration as a
 // related location):

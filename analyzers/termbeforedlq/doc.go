@@ -67,8 +67,16 @@
 // named like a DLQ (s.cfg.DeadLetterSubject); a function named in
 // -retrycontract.dlq-funcs or marked //retrylint:dlq in its doc comment.
 // Names that configure rather than write (NewDLQWriter, ensureDLQStream,
-// WithDeadLetterSink, s.dlq.Close) and calls returning no error are not
-// writes.
+// WithDeadLetterSink, s.dlq.Close) are not writes. "Returns an error"
+// means its last result is error: a JetStream key-value bucket's Put
+// returns (uint64, error). A message library's calls other than its
+// publishes never write, except the store methods its profile lists
+// (key-value Put, PutString, Create, Update; object store Put, PutBytes,
+// PutString, PutReader, PutFile): on a receiver named like a DLQ
+// (c.deadLetters.Put(ctx, key, msg.Data())) they are DLQ writes, Create
+// and Update included although those names otherwise configure. The
+// bucket's reads (Get, Keys) are not, nor are stores into buckets with
+// other names.
 //
 // Across packages, the contract model exports a fact for every function
 // that makes a DLQ write on some path ("writes DLQ", whatever it returns)

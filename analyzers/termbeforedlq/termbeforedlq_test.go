@@ -19,6 +19,7 @@ var testdata = checktest.TestData()
 var batch = checktest.NewBatch(termbeforedlq.Analyzer, checktest.StandardPackages("termbeforedlq",
 	"termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer",
 	"termbeforedlq/v2/dispatcher",
+	"termbeforedlq/v3/kvstore",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -100,4 +101,12 @@ func TestProfile(t *testing.T) {
 func TestContractV2Writes(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "termbeforedlq/v2/dispatcher")
+}
+
+// TestContractV3Writes runs the check over the DLQ writes of contract
+// version 3: a key-value bucket's or object store's write on a
+// dead-letter field.
+func TestContractV3Writes(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v3/kvstore")
 }

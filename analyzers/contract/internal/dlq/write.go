@@ -138,18 +138,20 @@ func (m *Result) dlqReceiverNamed(call *ast.CallExpr) bool {
 }
 
 // dlqReceiver reports whether a method call's receiver is a variable or
-// field named like a DLQ (s.dlq.Write, dlqWriter.Send). Ack methods, closers
-// and NATS calls other than publishes do not write.
+// field named like a DLQ (s.dlq.Write, dlqWriter.Send, c.deadLetters.Put
+// on a key-value bucket). Ack methods, closers and library calls other
+// than publishes and the profiles' store methods (KV Put, Create, Update,
+// object store Put) do not write.
 func (m *Result) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || startsWithNonWriteVerb(fn.Name()) {
+	if !ok || startsWithNonWriteVerb(fn.Name()) && !m.msgs.IsStore(fn) { // a bucket's Create stores
 		return false
 	}
 	if m.msgs.IsMessage(m.info.TypeOf(sel.X)) {
 		return false
 	}
-	if p := fn.Pkg(); p != nil && m.msgs.Library(p.Path()) != nil && !m.msgs.IsPublish(fn.Name()) {
-		return false
+	if p := fn.Pkg(); p != nil && m.msgs.Library(p.Path()) != nil && !m.msgs.IsPublish(fn.Name()) && !m.msgs.IsStore(fn) {
+		return false // a library call that neither publishes nor stores (a bucket's Get, Keys)
 	}
 	var name string
 	switch x := ast.Unparen(sel.X).(type) {
