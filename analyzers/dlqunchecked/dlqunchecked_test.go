@@ -13,6 +13,7 @@ var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages
 	"dlqunchecked/crosspkg/outbox",
 	"dlqunchecked/handlers",
 	"dlqunchecked/v3/kvstore",
+	"dlqunchecked/v3/unconfirmed",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -44,4 +45,12 @@ func TestHandlers(t *testing.T) {
 func TestContractV3Writes(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "dlqunchecked/v3/kvstore")
+}
+
+// TestContractV3Unconfirmed runs the check over Acks after unconfirmed
+// DLQ writes (a sink that returns no error, a core NATS publish, an async
+// publish whose future is not awaited) and their look-alikes.
+func TestContractV3Unconfirmed(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/v3/unconfirmed")
 }

@@ -28,7 +28,14 @@
 //     checked on the way to the Ack (only logged, or overwritten), or a
 //     call to a swallowing writer (a helper that always writes the DLQ and
 //     drops the write's error);
-//   - that is reached from the failure branch of a checked DLQ write.
+//   - that is reached from the failure branch of a checked DLQ write;
+//   - that follows an unconfirmed DLQ write (a sink that returns no
+//     error, a core NATS publish, an async publish whose future is not
+//     awaited) with nothing confirming it in between, as termbeforedlq
+//     decides it (see its doc), the message naming why and the fix. On a
+//     decode-failure path this check reports it, not poisonack (a path
+//     that writes the DLQ is the ordering checks': one defect, one
+//     report).
 //
 // The message names the DLQ write, whose position is a related location.
 // The rules are termbeforedlq's with Ack for Term: the same message rule

@@ -27,6 +27,35 @@
 //     (logging the failure and falling through to Term loses the message
 //     just the same).
 //
+//   - that follows an unconfirmed DLQ write (contract version 3) with
+//     nothing confirming it in between, the message naming why and the
+//     fix: a call of a dead-letter sink that returns no error (a
+//     func-valued field, an interface method, a function), a core NATS
+//     publish ((*nats.Conn).Publish, PublishMsg, PublishRequest), whose
+//     nil error means buffered, and a JetStream PublishAsync or
+//     PublishMsgAsync whose future is not awaited (Ok, Err or
+//     PublishAsyncComplete) on the path to the Term. A Term that is also
+//     on the write's failure branch, or after its discarded error, is
+//     reported as that, the nearer defect.
+//
+// Decisions for unconfirmed writes. A void call is a sink by its name
+// only when the analysis cannot see its body: a func value or an
+// interface method named like a DLQ, or an interface method on a receiver
+// so named; functions and concrete methods are writers by what their
+// bodies do. A sink writes something: a void call whose arguments are
+// all numbers, strings or booleans (a dead-letter counter's Add(1)) is
+// not a write. A function is a known synchronous writer (quiet after it)
+// when it writes on every path that returns normally and each write it
+// makes is checked at once by an if whose branch ends in panic, os.Exit
+// or log.Fatal; the fact travels across packages ("writes DLQ (always,
+// and panics when it fails)"). A blocking retry loop is not recognized.
+// Any await of the library between an async publish and the Term
+// confirms it (the future is not matched to the write); in a select, only
+// the case that received from Ok or Err is confirmed. A core publish
+// followed by Flush stays unconfirmed: the server received it, but no
+// stream acknowledged storing it. A request (Request) is confirmed by its
+// reply.
+//
 // The message names the DLQ write, whose position is a related location.
 // A Term and a DLQ write pair up only if the write can concern the Termed
 // message: it takes the message or a value derived from it (data, subject,
@@ -38,7 +67,7 @@
 //
 // Not reported: a Term after a DLQ write whose error was checked and whose
 // failure branch does not reach the Term (it returns, or Naks with delay
-// and returns); a Term after a DLQ write that returns no error to check; a
+// and returns); a Term after a known synchronous writer; a
 // Term in a function with no DLQ write; a DLQ write whose error is handed
 // to the may-Term helper that follows it (the helper decides), returned,
 // collected or tested in ways other than a nil comparison; a helper that

@@ -42,5 +42,6 @@ var spec = &ordering.Spec{
 		ordering.Spawned:        "%s not ordered after the DLQ write%s started with go: write the DLQ synchronously and check its error first; on failure %[3]s and return",
 		ordering.FailurePath:    "%s on the failure path of the DLQ write%s: on failure %[3]s and return instead of terminating",
 		ordering.UncheckedWrite: "%s after the DLQ write%s whose error is not checked: check its error first; on failure %[3]s and return",
+		ordering.Unconfirmed:    "%s after the DLQ write%s, %[4]s: %[5]s before terminating; on failure %[3]s and return",
 	},
 }

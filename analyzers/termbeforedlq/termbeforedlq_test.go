@@ -19,7 +19,7 @@ var testdata = checktest.TestData()
 var batch = checktest.NewBatch(termbeforedlq.Analyzer, checktest.StandardPackages("termbeforedlq",
 	"termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer",
 	"termbeforedlq/v2/dispatcher",
-	"termbeforedlq/v3/kvstore",
+	"termbeforedlq/v3/kvstore", "termbeforedlq/v3/mustsink", "termbeforedlq/v3/unconfirmed",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -109,4 +109,13 @@ func TestContractV2Writes(t *testing.T) {
 func TestContractV3Writes(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "termbeforedlq/v3/kvstore")
+}
+
+// TestContractV3Unconfirmed runs the check over unconfirmed DLQ writes: a
+// sink that returns no error, a core NATS publish, an async publish whose
+// future is not awaited, and their look-alikes (a synchronous writer of
+// another package, known through its facts).
+func TestContractV3Unconfirmed(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v3/mustsink", "termbeforedlq/v3/unconfirmed")
 }

@@ -80,7 +80,7 @@ func (m *Result) IsDLQWriteCall(call *ast.CallExpr) bool {
 			}
 		}
 		if !returnsError() || m.isAck(call) {
-			return false
+			return !m.isAck(call) && m.voidSink(call, fn)
 		}
 		switch {
 		case publish && m.publishesToDLQ(fn, call):
@@ -105,7 +105,7 @@ func (m *Result) IsDLQWriteCall(call *ast.CallExpr) bool {
 		return true
 	}
 	if !returnsError() {
-		return false
+		return m.voidSink(call, nil)
 	}
 	switch fun := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
@@ -230,6 +230,42 @@ func (m *Result) callsLocal(body *ast.BlockStmt) bool {
 			continue
 		}
 		if tv := m.info.Types[call.Fun]; !tv.IsType() && !tv.IsBuiltin() {
+			return true
+		}
+	}
+	return false
+}
+
+// voidSink reports whether call, which returns nothing, is a call of a
+// dead-letter sink whose body the analysis cannot see: a func value
+// (cfg.deadLetterSink(ctx, ev)) or an interface method (s.dlq.Write(ev))
+// named like a DLQ, or a method of an interface on a receiver so named.
+// Functions and concrete methods are writers by what their bodies do
+// (inferred here or known through facts), not by their names. A sink
+// writes something: a call whose arguments are all numbers, strings or
+// booleans (a counter's dlqTotal.Add(1), Inc()) is bookkeeping, not a
+// write.
+func (m *Result) voidSink(call *ast.CallExpr, fn *types.Func) bool {
+	if t := m.info.TypeOf(call); t == nil || !isEmptyTuple(t) {
+		return false
+	}
+	var name string
+	switch {
+	case fn == nil: // a func value
+		name, _ = calleeName(call.Fun)
+	case isInterfaceMethod(fn):
+		name = fn.Name()
+		if !m.isDLQName(name) && m.dlqReceiverNamed(call) && !startsWithNonWriteVerb(name) {
+			name = "dlq" // s.dlq.Write(ev) on a Sink interface
+		}
+	default:
+		return false
+	}
+	if name == "" || !m.isDLQName(name) || startsWithNonWriteVerb(name) {
+		return false
+	}
+	for _, a := range call.Args {
+		if b, ok := m.info.TypeOf(a).Underlying().(*types.Basic); !ok || b.Info()&(types.IsNumeric|types.IsString|types.IsBoolean) == 0 {
 			return true
 		}
 	}

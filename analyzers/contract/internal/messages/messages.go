@@ -358,3 +358,12 @@ func (m *Table) IsAwait(fn *types.Func) bool {
 	p, name := m.libraryMethod(fn)
 	return p != nil && slices.Contains(p.Await, name)
 }
+
+// AwaitNames returns the await calls of fn's library, for messages.
+func (m *Table) AwaitNames(fn *types.Func) []string {
+	p, _ := m.libraryMethod(fn)
+	if p == nil {
+		return nil
+	}
+	return p.Await
+}
