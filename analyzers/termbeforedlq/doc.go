@@ -20,15 +20,12 @@
 //     graph. A deferred DLQ write runs after the Term wherever it is
 //     deferred; a DLQ write started with go is never ordered before the
 //     Term, whether or not it returns an error;
-//
 //   - that follows a DLQ write whose error is discarded (_ = write(), a
 //     bare write() statement) or assigned and not checked on the way to the
 //     Term (only logged, or overwritten);
-//
 //   - that is reached from the failure branch of a checked DLQ write
 //     (logging the failure and falling through to Term loses the message
-//     just the same).
-//
+//     just the same);
 //   - that follows an unconfirmed DLQ write (contract version 3) with
 //     nothing confirming it in between, the message naming why and the
 //     fix: a call of a dead-letter sink that returns no error (a
