@@ -55,6 +55,15 @@
 // stream acknowledged storing it. A request (Request) is confirmed by its
 // reply.
 //
+// Nil guards. A writer whose top-level guard returns without an error
+// when its receiver, a parameter that is not the message, or a field of
+// either is nil (if c == nil || c.js == nil { return nil }) and that
+// writes on every other path that returns normally is a swallowing writer
+// whatever its error holds: a Term after it is reported even when its
+// error was checked. A guard that returns an error is the caller's to
+// check (a checked writer); a guard on the message itself (if msg == nil)
+// leaves nothing to keep and changes nothing.
+//
 // The message names the DLQ write, whose position is a related location.
 // A Term and a DLQ write pair up only if the write can concern the Termed
 // message: it takes the message or a value derived from it (data, subject,

@@ -20,6 +20,7 @@ var batch = checktest.NewBatch(termbeforedlq.Analyzer, checktest.StandardPackage
 	"termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer",
 	"termbeforedlq/v2/dispatcher",
 	"termbeforedlq/v3/kvstore", "termbeforedlq/v3/mustsink", "termbeforedlq/v3/unconfirmed",
+	"termbeforedlq/v3/dlqpub", "termbeforedlq/v3/guards",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -118,4 +119,12 @@ func TestContractV3Writes(t *testing.T) {
 func TestContractV3Unconfirmed(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "termbeforedlq/v3/mustsink", "termbeforedlq/v3/unconfirmed")
+}
+
+// TestContractV3Guards runs the check over writers (another package's,
+// through their facts) whose nil guard returns nil without writing
+// (swallowing), and their look-alikes.
+func TestContractV3Guards(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v3/dlqpub", "termbeforedlq/v3/guards")
 }

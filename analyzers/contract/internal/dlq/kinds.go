@@ -92,7 +92,10 @@ func (m *Result) inferWriterKinds(decls []*ast.FuncDecl) {
 		for _, d := range writers {
 			fn := m.info.Defs[d.Name].(*types.Func)
 			k := OrderingWriter
+			unguarded, guarded := m.withoutNilGuards(d)
 			switch {
+			case guarded && m.alwaysWrites(unguarded):
+				k = SwallowingWriter // its nil guard drops the write and reports nothing
 			case m.returnsWriteError(d.Body, sig(fn).Results()):
 				k = CheckedWriter
 			case m.alwaysWrites(d.Body) && m.panicsOnFailure(d.Body):
