@@ -55,6 +55,24 @@
 // stream acknowledged storing it. A request (Request) is confirmed by its
 // reply.
 //
+// Writers by name that do not write. A function named like a DLQ writer
+// (the name pattern) that writes nothing anywhere and Terms or Acks a
+// message parameter itself is reported at that Term or Ack ("deadLetter
+// terminates the message without writing it anywhere: its callers lose
+// the message and its evidence"), and a call of it is no DLQ write (its
+// callers are not reported for a Term before it). "Writes nothing
+// anywhere" must be certain: no DLQ write, and no call that takes the
+// message or a value derived from it other than its ack calls,
+// formatting, logging (fmt, log, log/slog, logger methods such as Warn)
+// and builtins; a database insert of msg.Data() in a function named
+// deadLetter is a write the model cannot see, so it stays quiet.
+// Functions marked //retrylint:dlq or named in -retrycontract.dlq-funcs
+// are left out (the spec lists them too): they are declared to write
+// where inference cannot see it, so a body without a visible write is
+// what they are for. Settlements through helpers are not followed, and a
+// call of such a function from another package is still a write by its
+// name there (no fact carries it yet).
+//
 // Nil guards. A writer whose top-level guard returns without an error
 // when its receiver, a parameter that is not the message, or a field of
 // either is nil (if c == nil || c.js == nil { return nil }) and that

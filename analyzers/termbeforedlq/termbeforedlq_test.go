@@ -20,7 +20,7 @@ var batch = checktest.NewBatch(termbeforedlq.Analyzer, checktest.StandardPackage
 	"termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer",
 	"termbeforedlq/v2/dispatcher",
 	"termbeforedlq/v3/kvstore", "termbeforedlq/v3/mustsink", "termbeforedlq/v3/unconfirmed",
-	"termbeforedlq/v3/dlqpub", "termbeforedlq/v3/guards",
+	"termbeforedlq/v3/dlqpub", "termbeforedlq/v3/guards", "termbeforedlq/v3/nonwriter",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -127,4 +127,12 @@ func TestContractV3Unconfirmed(t *testing.T) {
 func TestContractV3Guards(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "termbeforedlq/v3/dlqpub", "termbeforedlq/v3/guards")
+}
+
+// TestContractV3NamedNonWriters runs the check over functions named like
+// DLQ writers that Term or Ack their message without writing it anywhere,
+// and their look-alikes.
+func TestContractV3NamedNonWriters(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v3/nonwriter")
 }

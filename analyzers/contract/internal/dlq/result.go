@@ -86,6 +86,7 @@ type Result struct {
 	// MayNameDLQWrite.
 	writerNames map[string]bool
 	kinds       map[*types.Func]WriterKind // what their errors tell (kinds.go)
+	nonWriters  map[*types.Func]bool       // named like writers, they settle without writing (named.go)
 	lits        map[*ast.FuncLit]bool      // function literals whose body writes a DLQ
 	frozen      bool                       // set when Build returns: lits holds every literal
 }

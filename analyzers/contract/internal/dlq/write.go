@@ -64,6 +64,9 @@ func (m *Result) IsDLQWriteCall(call *ast.CallExpr) bool {
 		return errIndex >= 0
 	}
 	if fn := gotypes.StaticCallee(m.info, call); fn != nil {
+		if m.nonWriters[fn] {
+			return false // named like a writer, it settles without writing
+		}
 		if m.IsDLQWriter(fn) {
 			return !m.isAck(call)
 		}
