@@ -52,16 +52,8 @@ type dLQWriterFact struct {
 	Kind dlq.WriterKind
 }
 
-func (*dLQWriterFact) AFact() {}
-func (f *dLQWriterFact) String() string {
-	switch f.Kind {
-	case dlq.OrderingWriter:
-		return "writes DLQ (its error is not the write's)"
-	case dlq.SwallowingWriter:
-		return "writes DLQ (always, and drops its error)"
-	}
-	return "writes DLQ"
-}
+func (*dLQWriterFact) AFact()           {}
+func (f *dLQWriterFact) String() string { return f.Kind.String() }
 
 // effectsFact marks a function that settles messages it receives as
 // parameters (CONTRACT.md, "Effects of a helper"), in (parameter,

@@ -118,5 +118,6 @@ var spec = &ordering.Spec{
 		ordering.Spawned:        "%s not ordered after the DLQ write%s started with go: write the DLQ synchronously and check its error first, on failure %[3]s and return",
 		ordering.FailurePath:    "%s on the failure path of the DLQ write%s loses the message and its evidence: on failure %[3]s and return instead of acking",
 		ordering.UncheckedWrite: "%s after the DLQ write%s whose error is not checked: if it failed the message and its evidence are gone; check its error first, on failure %[3]s and return",
+		ordering.Unconfirmed:    "%s after the DLQ write%s, %[4]s: if it failed the message and its evidence are gone; %[5]s before acking, on failure %[3]s and return",
 	},
 }

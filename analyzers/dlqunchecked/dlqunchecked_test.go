@@ -12,6 +12,8 @@ import (
 var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages("dlqunchecked",
 	"dlqunchecked/crosspkg/outbox",
 	"dlqunchecked/handlers",
+	"dlqunchecked/v3/kvstore",
+	"dlqunchecked/v3/unconfirmed",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -35,4 +37,20 @@ func TestAcrossPackages(t *testing.T) {
 func TestHandlers(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "dlqunchecked/handlers")
+}
+
+// TestContractV3Writes runs the check over the DLQ writes of contract
+// version 3: a key-value bucket's Put on a dead-letter field, and a
+// deferred helper (another package's) that always Acks.
+func TestContractV3Writes(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/v3/kvstore")
+}
+
+// TestContractV3Unconfirmed runs the check over Acks after unconfirmed
+// DLQ writes (a sink that returns no error, a core NATS publish, an async
+// publish whose future is not awaited) and their look-alikes.
+func TestContractV3Unconfirmed(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/v3/unconfirmed")
 }

@@ -13,8 +13,10 @@
 // first and the write after it.
 //
 // dlqunchecked reports an Ack (Ack, AckSync, DoubleAck, a function literal
-// called on the spot that Acks, a pending `defer msg.Ack()` at a return,
-// or a handler's `return nil` when its bus Acks on nil; a handler declared
+// called on the spot that Acks, a pending `defer msg.Ack()` at a return
+// (or a deferred call of a helper, any package, that always Acks the
+// message it is given: `defer ackQuietly(msg)` is a deferred Ack, so
+// deferred after a deferred DLQ write it runs first), or a handler's `return nil` when its bus Acks on nil; a handler declared
 // in another package than the one registering it is reported through its
 // package's LostWriteFact, at the return, with the registration as a
 // related location):
@@ -26,7 +28,14 @@
 //     checked on the way to the Ack (only logged, or overwritten), or a
 //     call to a swallowing writer (a helper that always writes the DLQ and
 //     drops the write's error);
-//   - that is reached from the failure branch of a checked DLQ write.
+//   - that is reached from the failure branch of a checked DLQ write;
+//   - that follows an unconfirmed DLQ write (a sink that returns no
+//     error, a core NATS publish, an async publish whose future is not
+//     awaited) with nothing confirming it in between, as termbeforedlq
+//     decides it (see its doc), the message naming why and the fix. On a
+//     decode-failure path this check reports it, not poisonack (a path
+//     that writes the DLQ is the ordering checks': one defect, one
+//     report).
 //
 // The message names the DLQ write, whose position is a related location.
 // The rules are termbeforedlq's with Ack for Term: the same message rule

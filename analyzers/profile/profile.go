@@ -67,6 +67,22 @@ type Profile struct {
 	// argument is the subject. Both optional.
 	PublishMsg    *TypeName `json:"publish_msg,omitempty"`
 	PublishMsgNew *TypeName `json:"publish_msg_new,omitempty"`
+	// Store names the library's methods that store a value (a key-value
+	// bucket's Put, Create and Update, an object store's Put): on a
+	// receiver named like a dead-letter queue they write it, although
+	// the library's other calls never do.
+	Store []string `json:"store,omitempty"`
+	// Buffered is the type whose BufferedPublish methods only buffer
+	// (core NATS's *nats.Conn Publish): their nil error means "queued",
+	// not "stored", so a DLQ write through one is unconfirmed. (A request
+	// is confirmed by its reply.)
+	Buffered        *TypeName `json:"buffered,omitempty"`
+	BufferedPublish []string  `json:"buffered_publish,omitempty"`
+	// Async names the publishes that return a future (PublishAsync), and
+	// Await the calls that wait for one (Ok, Err, PublishAsyncComplete):
+	// an async DLQ write is unconfirmed until one of them runs.
+	Async []string `json:"async,omitempty"`
+	Await []string `json:"await,omitempty"`
 }
 
 // Method returns the name of the (first, by name) method of p that
@@ -108,14 +124,14 @@ func (p *Profile) Validate() error {
 	if p.Method(Done) == "" {
 		return fmt.Errorf("profile %s: no ack method settles as %q", p.Name, Done)
 	}
-	for _, t := range append(slices.Clone(p.Messages), deref(p.PublishMsg, p.PublishMsgNew)...) {
+	for _, t := range append(slices.Clone(p.Messages), deref(p.PublishMsg, p.PublishMsgNew, p.Buffered)...) {
 		if t.Path == "" || !token.IsIdentifier(t.Name) {
 			return fmt.Errorf("profile %s: bad type or function %q: want an import path and a name", p.Name, t)
 		}
 	}
-	for _, name := range p.Publish {
+	for _, name := range slices.Concat(p.Publish, p.Store, p.BufferedPublish, p.Async, p.Await) {
 		if !token.IsIdentifier(name) {
-			return fmt.Errorf("profile %s: publish %q is not a Go name", p.Name, name)
+			return fmt.Errorf("profile %s: publish, store or await name %q is not a Go name", p.Name, name)
 		}
 	}
 	return nil
@@ -157,21 +173,31 @@ var natsAckMethods = map[string]Settlement{
 	"InProgress": Progress,
 }
 
-var natsPublish = []string{"Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync", "Request"}
+var (
+	natsPublish = []string{"Publish", "PublishMsg", "PublishRequest", "PublishAsync", "PublishMsgAsync", "Request"}
+	natsStore   = []string{"Put", "PutString", "PutBytes", "PutReader", "PutFile", "Create", "Update"}
+	natsAsync   = []string{"PublishAsync", "PublishMsgAsync"}
+	natsAwait   = []string{"Ok", "Err", "PublishAsyncComplete"}
+)
 
 // NATS is github.com/nats-io/nats.go's *nats.Msg, whose ack methods take
 // ...nats.AckOpt. It also holds the structural rule: handler-side
 // interfaces with Ack and Nak or Term are messages.
 var NATS = &Profile{
-	Name:          "nats",
-	Messages:      []TypeName{{"github.com/nats-io/nats.go", "Msg"}},
-	AckMethods:    natsAckMethods,
-	Payload:       []string{"Data"},
-	Structural:    true,
-	Packages:      []string{"github.com/nats-io/nats.go"},
-	Publish:       natsPublish,
-	PublishMsg:    &TypeName{"github.com/nats-io/nats.go", "Msg"},
-	PublishMsgNew: &TypeName{"github.com/nats-io/nats.go", "NewMsg"},
+	Name:            "nats",
+	Messages:        []TypeName{{"github.com/nats-io/nats.go", "Msg"}},
+	AckMethods:      natsAckMethods,
+	Payload:         []string{"Data"},
+	Structural:      true,
+	Packages:        []string{"github.com/nats-io/nats.go"},
+	Publish:         natsPublish,
+	PublishMsg:      &TypeName{"github.com/nats-io/nats.go", "Msg"},
+	PublishMsgNew:   &TypeName{"github.com/nats-io/nats.go", "NewMsg"},
+	Store:           natsStore,
+	Buffered:        &TypeName{"github.com/nats-io/nats.go", "Conn"},
+	BufferedPublish: []string{"Publish", "PublishMsg", "PublishRequest"},
+	Async:           natsAsync,
+	Await:           natsAwait,
 }
 
 // JetStream is github.com/nats-io/nats.go/jetstream's Msg interface.
@@ -183,6 +209,9 @@ var JetStream = &Profile{
 	Packages:   []string{"github.com/nats-io/nats.go/jetstream"},
 	Publish:    natsPublish,
 	PublishMsg: &TypeName{"github.com/nats-io/nats.go", "Msg"},
+	Store:      natsStore,
+	Async:      natsAsync,
+	Await:      natsAwait,
 }
 
 // Builtin returns the built-in profiles, in the order they are consulted.

@@ -25,7 +25,62 @@
 //     Term (only logged, or overwritten);
 //   - that is reached from the failure branch of a checked DLQ write
 //     (logging the failure and falling through to Term loses the message
-//     just the same).
+//     just the same);
+//   - that follows an unconfirmed DLQ write (contract version 3) with
+//     nothing confirming it in between, the message naming why and the
+//     fix: a call of a dead-letter sink that returns no error (a
+//     func-valued field, an interface method, a function), a core NATS
+//     publish ((*nats.Conn).Publish, PublishMsg, PublishRequest), whose
+//     nil error means buffered, and a JetStream PublishAsync or
+//     PublishMsgAsync whose future is not awaited (Ok, Err or
+//     PublishAsyncComplete) on the path to the Term. A Term that is also
+//     on the write's failure branch, or after its discarded error, is
+//     reported as that, the nearer defect.
+//
+// Decisions for unconfirmed writes. A void call is a sink by its name
+// only when the analysis cannot see its body: a func value or an
+// interface method named like a DLQ, or an interface method on a receiver
+// so named; functions and concrete methods are writers by what their
+// bodies do. A sink writes something: a void call whose arguments are
+// all numbers, strings or booleans (a dead-letter counter's Add(1)) is
+// not a write. A function is a known synchronous writer (quiet after it)
+// when it writes on every path that returns normally and each write it
+// makes is checked at once by an if whose branch ends in panic, os.Exit
+// or log.Fatal; the fact travels across packages ("writes DLQ (always,
+// and panics when it fails)"). A blocking retry loop is not recognized.
+// Any await of the library between an async publish and the Term
+// confirms it (the future is not matched to the write); in a select, only
+// the case that received from Ok or Err is confirmed. A core publish
+// followed by Flush stays unconfirmed: the server received it, but no
+// stream acknowledged storing it. A request (Request) is confirmed by its
+// reply.
+//
+// Writers by name that do not write. A function named like a DLQ writer
+// (the name pattern) that writes nothing anywhere and Terms or Acks a
+// message parameter itself is reported at that Term or Ack ("deadLetter
+// terminates the message without writing it anywhere: its callers lose
+// the message and its evidence"), and a call of it is no DLQ write (its
+// callers are not reported for a Term before it). "Writes nothing
+// anywhere" must be certain: no DLQ write, and no call that takes the
+// message or a value derived from it other than its ack calls,
+// formatting, logging (fmt, log, log/slog, logger methods such as Warn)
+// and builtins; a database insert of msg.Data() in a function named
+// deadLetter is a write the model cannot see, so it stays quiet.
+// Functions marked //retrylint:dlq or named in -retrycontract.dlq-funcs
+// are left out (the spec lists them too): they are declared to write
+// where inference cannot see it, so a body without a visible write is
+// what they are for. Settlements through helpers are not followed, and a
+// call of such a function from another package is still a write by its
+// name there (no fact carries it yet).
+//
+// Nil guards. A writer whose top-level guard returns without an error
+// when its receiver, a parameter that is not the message, or a field of
+// either is nil (if c == nil || c.js == nil { return nil }) and that
+// writes on every other path that returns normally is a swallowing writer
+// whatever its error holds: a Term after it is reported even when its
+// error was checked. A guard that returns an error is the caller's to
+// check (a checked writer); a guard on the message itself (if msg == nil)
+// leaves nothing to keep and changes nothing.
 //
 // The message names the DLQ write, whose position is a related location.
 // A Term and a DLQ write pair up only if the write can concern the Termed
@@ -38,7 +93,7 @@
 //
 // Not reported: a Term after a DLQ write whose error was checked and whose
 // failure branch does not reach the Term (it returns, or Naks with delay
-// and returns); a Term after a DLQ write that returns no error to check; a
+// and returns); a Term after a known synchronous writer; a
 // Term in a function with no DLQ write; a DLQ write whose error is handed
 // to the may-Term helper that follows it (the helper decides), returned,
 // collected or tested in ways other than a nil comparison; a helper that
@@ -67,8 +122,16 @@
 // named like a DLQ (s.cfg.DeadLetterSubject); a function named in
 // -retrycontract.dlq-funcs or marked //retrylint:dlq in its doc comment.
 // Names that configure rather than write (NewDLQWriter, ensureDLQStream,
-// WithDeadLetterSink, s.dlq.Close) and calls returning no error are not
-// writes.
+// WithDeadLetterSink, s.dlq.Close) are not writes. "Returns an error"
+// means its last result is error: a JetStream key-value bucket's Put
+// returns (uint64, error). A message library's calls other than its
+// publishes never write, except the store methods its profile lists
+// (key-value Put, PutString, Create, Update; object store Put, PutBytes,
+// PutString, PutReader, PutFile): on a receiver named like a DLQ
+// (c.deadLetters.Put(ctx, key, msg.Data())) they are DLQ writes, Create
+// and Update included although those names otherwise configure. The
+// bucket's reads (Get, Keys) are not, nor are stores into buckets with
+// other names.
 //
 // Across packages, the contract model exports a fact for every function
 // that makes a DLQ write on some path ("writes DLQ", whatever it returns)

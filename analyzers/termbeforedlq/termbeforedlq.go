@@ -1,6 +1,7 @@
 package termbeforedlq
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 
@@ -24,6 +25,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 		DocSource: docSource,
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 			ordering.Run(pass, m, at, spec)
+			reportNonWriters(pass, m, at)
 		},
 	})
 }
@@ -42,5 +44,36 @@ var spec = &ordering.Spec{
 		ordering.Spawned:        "%s not ordered after the DLQ write%s started with go: write the DLQ synchronously and check its error first; on failure %[3]s and return",
 		ordering.FailurePath:    "%s on the failure path of the DLQ write%s: on failure %[3]s and return instead of terminating",
 		ordering.UncheckedWrite: "%s after the DLQ write%s whose error is not checked: check its error first; on failure %[3]s and return",
+		ordering.Unconfirmed:    "%s after the DLQ write%s, %[4]s: %[5]s before terminating; on failure %[3]s and return",
 	},
+}
+
+// reportNonWriters reports the Terms and Acks of a function named like a
+// DLQ writer that writes nothing anywhere (contract version 3): its
+// callers believe the message dead-lettered, and it is gone with its
+// evidence.
+func reportNonWriters(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			continue
+		}
+		for _, decl := range f.Decls {
+			d, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			*at = d.Pos()
+			for _, call := range m.DLQ().NamedNonWriter(d) {
+				a, _ := m.Messages().AsAckCall(call)
+				verb := "terminates"
+				if a.IsAck() {
+					verb = "acknowledges"
+				}
+				m.Report(pass, analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Message: fmt.Sprintf(
+					"%s %s the message without writing it anywhere: its callers lose the message and its evidence; "+
+						"write it to the DLQ and check the write first, on failure %s and return",
+					d.Name.Name, verb, m.Messages().DelayedRetry(a.Recv))})
+			}
+		}
+	}
 }

@@ -19,6 +19,8 @@ var testdata = checktest.TestData()
 var batch = checktest.NewBatch(termbeforedlq.Analyzer, checktest.StandardPackages("termbeforedlq",
 	"termbeforedlq/crosspkg/dlqhelper", "termbeforedlq/crosspkg/termhelper", "termbeforedlq/crosspkg/consumer",
 	"termbeforedlq/v2/dispatcher",
+	"termbeforedlq/v3/kvstore", "termbeforedlq/v3/mustsink", "termbeforedlq/v3/unconfirmed",
+	"termbeforedlq/v3/dlqpub", "termbeforedlq/v3/guards", "termbeforedlq/v3/nonwriter",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -100,4 +102,37 @@ func TestProfile(t *testing.T) {
 func TestContractV2Writes(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "termbeforedlq/v2/dispatcher")
+}
+
+// TestContractV3Writes runs the check over the DLQ writes of contract
+// version 3: a key-value bucket's or object store's write on a
+// dead-letter field.
+func TestContractV3Writes(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v3/kvstore")
+}
+
+// TestContractV3Unconfirmed runs the check over unconfirmed DLQ writes: a
+// sink that returns no error, a core NATS publish, an async publish whose
+// future is not awaited, and their look-alikes (a synchronous writer of
+// another package, known through its facts).
+func TestContractV3Unconfirmed(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v3/mustsink", "termbeforedlq/v3/unconfirmed")
+}
+
+// TestContractV3Guards runs the check over writers (another package's,
+// through their facts) whose nil guard returns nil without writing
+// (swallowing), and their look-alikes.
+func TestContractV3Guards(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v3/dlqpub", "termbeforedlq/v3/guards")
+}
+
+// TestContractV3NamedNonWriters runs the check over functions named like
+// DLQ writers that Term or Ack their message without writing it anywhere,
+// and their look-alikes.
+func TestContractV3NamedNonWriters(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "termbeforedlq/v3/nonwriter")
 }

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
 // Spec describes one ordering check.
@@ -71,6 +72,7 @@ const (
 	Spawned                    // a DLQ write started with go is not ordered before the settlement
 	FailurePath                // the settlement is reached from a checked DLQ write's failure branch
 	UncheckedWrite             // the settlement follows a checked DLQ write whose error is not checked, or a swallowing writer
+	Unconfirmed                // the settlement follows an unconfirmed DLQ write (%[4]s why, %[5]s the fix), nothing confirming it in between
 	kinds                      // the number of kinds
 )
 
@@ -142,7 +144,10 @@ func (c *checker) checkFunc(body *ast.BlockStmt) {
 		case ev.write != nil && ev.mode != plain:
 			c.checkAsyncWrite(g, ev)
 		case ev.write != nil:
-			c.checkUnchecked(g, ev)
+			c.checkUnchecked(g, ev, false)
+			if ev.write.Unconfirmed != "" {
+				c.checkUnchecked(g, ev, true)
+			}
 		}
 	}
 }
@@ -324,10 +329,14 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 			write = " in a function literal"
 		}
 		at := f.settle.syntax()
+		args := []any{subject, write, c.m.Messages().DelayedRetry(t.Msg)}
+		if f.kind == Unconfirmed {
+			args = append(args, w.Unconfirmed, w.ConfirmFix)
+		}
 		d := analysis.Diagnostic{
 			Pos:     at.Pos(),
 			End:     at.End(),
-			Message: fmt.Sprintf(c.spec.Formats[f.kind], subject, write, c.m.Messages().DelayedRetry(t.Msg)),
+			Message: fmt.Sprintf(c.spec.Formats[f.kind], args...),
 			Related: []analysis.RelatedInformation{{
 				Pos: w.Call.Pos(), End: w.Call.End(), Message: "the DLQ write",
 			}},
@@ -349,4 +358,18 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// awaits reports whether n waits for an async publish's outcome (a
+// future's Ok or Err, PublishAsyncComplete), outside function literals.
+func (c *checker) awaits(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && c.m.Messages().IsAwait(gotypes.StaticCallee(c.pass.TypesInfo, call)) {
+			found = true
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !found && !lit
+	})
+	return found
 }

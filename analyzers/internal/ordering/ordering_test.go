@@ -20,13 +20,15 @@ import (
 )
 
 // kindFormats names each kind in the test checks' messages, with the
-// settlement (%[1]s) and the DLQ write (%[2]s, which starts with a space).
+// settlement (%[1]s) and the DLQ write (%[2]s, which starts with a space);
+// an unconfirmed write's why (%[4]s) and fix (%[5]s).
 var kindFormats = [...]string{
 	ordering.Before:         "Before: %[1]s,%[2]s",
 	ordering.DeferredAfter:  "DeferredAfter: %[1]s,%[2]s",
 	ordering.Spawned:        "Spawned: %[1]s,%[2]s",
 	ordering.FailurePath:    "FailurePath: %[1]s,%[2]s",
 	ordering.UncheckedWrite: "UncheckedWrite: %[1]s,%[2]s",
+	ordering.Unconfirmed:    "Unconfirmed: %[1]s,%[2]s (%[4]s; %[5]s)",
 }
 
 // termSpec orders Terms, as termbeforedlq does.

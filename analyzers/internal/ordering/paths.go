@@ -23,6 +23,7 @@ type graph struct {
 	all    []*event                // every event, in block then evaluation order
 	reach  *dataflow.Reach         // forward edges: no walk crosses a loop's back edge
 	tags   map[ast.Node]bool       // tags of expression switches
+	comms  map[ast.Node]bool       // the comm statements of selects, evaluated before the select branches
 }
 
 // newGraph places the events of body on its CFG (the model's, from
@@ -36,6 +37,7 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 		cfg:    flow,
 		events: make(map[*cfg.Block][]*event),
 		tags:   make(map[ast.Node]bool),
+		comms:  make(map[ast.Node]bool),
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -45,6 +47,8 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 			if n.Tag != nil {
 				g.tags[n.Tag] = true
 			}
+		case *ast.CommClause:
+			g.comms[n.Comm] = true
 		}
 		return true
 	})
@@ -162,13 +166,19 @@ const (
 // on the write's failure branch, and the variable still holding its error
 // (nil once it is discarded or overwritten).
 type ustate struct {
-	failure bool
-	errVar  *types.Var
+	failure     bool
+	unconfirmed bool // walking from an unconfirmed write: whatever its error says, it is not known to have stored
+	errVar      *types.Var
 }
 
 // checkUnchecked reports the Terms that follow a DLQ write whose error is
-// discarded or not checked on the way, or that its failure branch reaches.
-func (c *checker) checkUnchecked(g *graph, w *event) {
+// discarded or not checked on the way, or that its failure branch reaches;
+// with unconfirmed, those that follow an unconfirmed write (a sink that
+// returns no error, a buffered or async publish), on any path from it
+// that nothing confirming it (an await of an async publish) crosses. A
+// Term found both ways keeps the lower kind: an unchecked or failure-path
+// finding names the nearer defect.
+func (c *checker) checkUnchecked(g *graph, w *event, unconfirmed bool) {
 	type key struct {
 		b  *cfg.Block
 		st ustate
@@ -199,9 +209,16 @@ func (c *checker) checkUnchecked(g *graph, w *event) {
 			}
 			seen[k] = true
 		}
+		async := st.unconfirmed && w.write.Async
+		if cc, ok := b.Stmt.(*ast.CommClause); ok && async && b.Kind == cfg.KindSelectCaseBody && c.awaits(cc.Comm) {
+			return // the case that received the future's outcome
+		}
 		evs := g.events[b]
 		for j := node; j < len(b.Nodes); j++ {
 			n := b.Nodes[j]
+			if async && (b != w.block || j != w.node) && !g.comms[n] && c.awaits(n) {
+				return // the async publish's future is awaited: confirmed (or its failure handled)
+			}
 			for ; from < len(evs) && evs[from].node == j; from++ {
 				e := evs[from]
 				if e.settle == nil || e.mode != plain || !pairs(e.settle, w.write) {
@@ -211,8 +228,11 @@ func (c *checker) checkUnchecked(g *graph, w *event) {
 					return // the error goes to the Term's helper, which decides
 				}
 				k := UncheckedWrite
-				if st.failure {
+				switch {
+				case st.failure:
 					k = FailurePath
+				case st.unconfirmed:
+					k = Unconfirmed
 				}
 				c.record(k, e, w)
 				return
@@ -243,12 +263,14 @@ func (c *checker) checkUnchecked(g *graph, w *event) {
 			walk(s, 0, 0, st)
 		}
 	}
-	switch w.handling {
-	case discarded:
+	switch {
+	case unconfirmed:
+		walk(w.block, w.node, w.index+1, ustate{unconfirmed: true})
+	case w.handling == discarded:
 		walk(w.block, w.node, w.index+1, ustate{})
-	case assigned:
+	case w.handling == assigned:
 		walk(w.block, w.node, w.index+1, ustate{errVar: w.errVar})
-	case tested:
+	case w.handling == tested:
 		cond := w.block.Nodes[w.node].(ast.Expr)
 		branch(w.block, cond, func(e ast.Expr) bool { return ast.Unparen(e) == w.call }, ustate{})
 	}

@@ -17,6 +17,7 @@ func Build(in Inputs) *Result {
 	m := &Result{info: in.Info, pkg: in.Pkg, cfg: in.Config, names: in.Names, mayWrite: in.MayWrite,
 		imported: in.Imported, msgs: in.Msgs, defs: in.Defs, callsOf: in.CallsOf, files: in.Files, testFuncs: in.TestFuncs}
 	if m.mayWrite {
+		m.inferNonWriters(in.Decls)
 		m.inferDLQWriters(in.Decls)
 		m.lits = nil
 		for _, lit := range in.Lits {

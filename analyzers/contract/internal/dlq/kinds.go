@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/cfgs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
@@ -91,9 +92,14 @@ func (m *Result) inferWriterKinds(decls []*ast.FuncDecl) {
 		for _, d := range writers {
 			fn := m.info.Defs[d.Name].(*types.Func)
 			k := OrderingWriter
+			unguarded, guarded := m.withoutNilGuards(d)
 			switch {
+			case guarded && m.alwaysWrites(unguarded):
+				k = SwallowingWriter // its nil guard drops the write and reports nothing
 			case m.returnsWriteError(d.Body, sig(fn).Results()):
 				k = CheckedWriter
+			case m.alwaysWrites(d.Body) && m.panicsOnFailure(d.Body):
+				k = SyncWriter
 			case m.alwaysWrites(d.Body):
 				k = SwallowingWriter
 			}
@@ -242,5 +248,78 @@ func (m *Result) AsDLQWrite(call *ast.CallExpr) (DLQWrite, bool) {
 	w.Results, w.ErrIndex = m.CallResults(call)
 	w.Checked, w.Swallows = m.writeOutcome(call, w.HasError())
 	w.Msgs = m.msgs.CallDeps(call)
+	fn := gotypes.StaticCallee(m.info, call)
+	m.unconfirmed(&w, fn, fn != nil && m.IsDLQWriter(fn) && m.writerKind(fn) == SyncWriter)
 	return w, true
+}
+
+// panicsOnFailure reports whether every DLQ write body makes is a
+// confirmed, checked write tested at once (if err := w(); err != nil, or
+// if w() != nil) by a branch that ends in a panic or an exit: a
+// SyncWriter's body, whose normal return means the write stored the
+// evidence. A blocking retry loop is not recognized: such a writer stays
+// unconfirmed (or swallowing).
+func (m *Result) panicsOnFailure(body *ast.BlockStmt) bool {
+	ok, tested := true, make(map[*ast.CallExpr]bool)
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if call := testedCall(n); call != nil && endsInExit(m.info, n.Body) {
+				tested[call] = true
+			}
+		case *ast.CallExpr:
+			if w, isWrite := m.AsDLQWrite(n); isWrite {
+				ok = ok && tested[n] && w.Checked && w.Unconfirmed == ""
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// testedCall returns the call whose error an if statement tests for nil at
+// once: if err := call(); err != nil, if _, err := call(); err != nil, if
+// call() != nil.
+func testedCall(s *ast.IfStmt) *ast.CallExpr {
+	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok || cond.Op != token.NEQ {
+		return nil
+	}
+	if call, ok := ast.Unparen(cond.X).(*ast.CallExpr); ok {
+		return call
+	}
+	as, ok := s.Init.(*ast.AssignStmt)
+	x, isIdent := ast.Unparen(cond.X).(*ast.Ident)
+	if !ok || !isIdent || len(as.Rhs) != 1 {
+		return nil
+	}
+	if last, ok := as.Lhs[len(as.Lhs)-1].(*ast.Ident); !ok || last.Name != x.Name {
+		return nil
+	}
+	call, _ := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	return call
+}
+
+// endsInExit reports whether a block's last statement is a call of panic
+// or of a function known never to return (os.Exit, log.Fatal).
+func endsInExit(info *types.Info, b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	st, ok := b.List[len(b.List)-1].(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := ast.Unparen(st.X).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, builtin := info.Uses[id].(*types.Builtin); builtin && id.Name == "panic" {
+			return true
+		}
+	}
+	return cfgs.Intrinsic(gotypes.StaticCallee(info, call))
 }

@@ -86,6 +86,7 @@ type Result struct {
 	// MayNameDLQWrite.
 	writerNames map[string]bool
 	kinds       map[*types.Func]WriterKind // what their errors tell (kinds.go)
+	nonWriters  map[*types.Func]bool       // named like writers, they settle without writing (named.go)
 	lits        map[*ast.FuncLit]bool      // function literals whose body writes a DLQ
 	frozen      bool                       // set when Build returns: lits holds every literal
 }
@@ -120,6 +121,17 @@ type DLQWrite struct {
 	// Swallows is set for a call of a writer that always writes and drops
 	// the write's error: an unchecked DLQ write whatever it returns.
 	Swallows bool
+	// Unconfirmed, when set, says why the caller cannot know that the
+	// write stored the evidence (CONTRACT.md version 3: a writer that
+	// returns no error, a publish that only buffers, an async publish whose
+	// future is not awaited), and ConfirmFix how to know: a Term or an Ack
+	// after it, with nothing that confirms it in between, loses the
+	// evidence like one after a discarded error.
+	Unconfirmed, ConfirmFix string
+	// Async is set for an async publish: an await of the library (a
+	// future's Ok or Err, PublishAsyncComplete) between the write and a
+	// settlement confirms it.
+	Async bool
 }
 
 // HasError reports whether the write returns an error that can be checked.
@@ -233,4 +245,14 @@ const (
 	// SwallowingWriter: it writes on every path that returns normally and
 	// drops the write's error: a call to it is an unchecked DLQ write.
 	SwallowingWriter
+	// SyncWriter: it returns no error, but writes on every path that
+	// returns normally and panics or exits when a write fails: a call
+	// that returns has stored the evidence (CONTRACT.md version 3).
+	SyncWriter
 )
+
+// String says what a writer's error tells, for its fact.
+func (k WriterKind) String() string {
+	return [...]string{"writes DLQ", "writes DLQ (its error is not the write's)",
+		"writes DLQ (always, and drops its error)", "writes DLQ (always, and panics when it fails)"}[k]
+}

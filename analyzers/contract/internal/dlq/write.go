@@ -64,6 +64,9 @@ func (m *Result) IsDLQWriteCall(call *ast.CallExpr) bool {
 		return errIndex >= 0
 	}
 	if fn := gotypes.StaticCallee(m.info, call); fn != nil {
+		if m.nonWriters[fn] {
+			return false // named like a writer, it settles without writing
+		}
 		if m.IsDLQWriter(fn) {
 			return !m.isAck(call)
 		}
@@ -80,7 +83,7 @@ func (m *Result) IsDLQWriteCall(call *ast.CallExpr) bool {
 			}
 		}
 		if !returnsError() || m.isAck(call) {
-			return false
+			return !m.isAck(call) && m.voidSink(call, fn)
 		}
 		switch {
 		case publish && m.publishesToDLQ(fn, call):
@@ -105,7 +108,7 @@ func (m *Result) IsDLQWriteCall(call *ast.CallExpr) bool {
 		return true
 	}
 	if !returnsError() {
-		return false
+		return m.voidSink(call, nil)
 	}
 	switch fun := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
@@ -138,18 +141,20 @@ func (m *Result) dlqReceiverNamed(call *ast.CallExpr) bool {
 }
 
 // dlqReceiver reports whether a method call's receiver is a variable or
-// field named like a DLQ (s.dlq.Write, dlqWriter.Send). Ack methods, closers
-// and NATS calls other than publishes do not write.
+// field named like a DLQ (s.dlq.Write, dlqWriter.Send, c.deadLetters.Put
+// on a key-value bucket). Ack methods, closers and library calls other
+// than publishes and the profiles' store methods (KV Put, Create, Update,
+// object store Put) do not write.
 func (m *Result) dlqReceiver(fn *types.Func, call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || startsWithNonWriteVerb(fn.Name()) {
+	if !ok || startsWithNonWriteVerb(fn.Name()) && !m.msgs.IsStore(fn) { // a bucket's Create stores
 		return false
 	}
 	if m.msgs.IsMessage(m.info.TypeOf(sel.X)) {
 		return false
 	}
-	if p := fn.Pkg(); p != nil && m.msgs.Library(p.Path()) != nil && !m.msgs.IsPublish(fn.Name()) {
-		return false
+	if p := fn.Pkg(); p != nil && m.msgs.Library(p.Path()) != nil && !m.msgs.IsPublish(fn.Name()) && !m.msgs.IsStore(fn) {
+		return false // a library call that neither publishes nor stores (a bucket's Get, Keys)
 	}
 	var name string
 	switch x := ast.Unparen(sel.X).(type) {
@@ -228,6 +233,42 @@ func (m *Result) callsLocal(body *ast.BlockStmt) bool {
 			continue
 		}
 		if tv := m.info.Types[call.Fun]; !tv.IsType() && !tv.IsBuiltin() {
+			return true
+		}
+	}
+	return false
+}
+
+// voidSink reports whether call, which returns nothing, is a call of a
+// dead-letter sink whose body the analysis cannot see: a func value
+// (cfg.deadLetterSink(ctx, ev)) or an interface method (s.dlq.Write(ev))
+// named like a DLQ, or a method of an interface on a receiver so named.
+// Functions and concrete methods are writers by what their bodies do
+// (inferred here or known through facts), not by their names. A sink
+// writes something: a call whose arguments are all numbers, strings or
+// booleans (a counter's dlqTotal.Add(1), Inc()) is bookkeeping, not a
+// write.
+func (m *Result) voidSink(call *ast.CallExpr, fn *types.Func) bool {
+	if t := m.info.TypeOf(call); t == nil || !isEmptyTuple(t) {
+		return false
+	}
+	var name string
+	switch {
+	case fn == nil: // a func value
+		name, _ = calleeName(call.Fun)
+	case isInterfaceMethod(fn):
+		name = fn.Name()
+		if !m.isDLQName(name) && m.dlqReceiverNamed(call) && !startsWithNonWriteVerb(name) {
+			name = "dlq" // s.dlq.Write(ev) on a Sink interface
+		}
+	default:
+		return false
+	}
+	if name == "" || !m.isDLQName(name) || startsWithNonWriteVerb(name) {
+		return false
+	}
+	for _, a := range call.Args {
+		if b, ok := m.info.TypeOf(a).Underlying().(*types.Basic); !ok || b.Info()&(types.IsNumeric|types.IsString|types.IsBoolean) == 0 {
 			return true
 		}
 	}

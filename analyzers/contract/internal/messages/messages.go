@@ -310,3 +310,60 @@ func AddVars(out, vs []*types.Var) []*types.Var {
 	}
 	return out
 }
+
+// libraryMethod returns the profile of fn's package and fn's name, or nil.
+func (m *Table) libraryMethod(fn *types.Func) (*profile.Profile, string) {
+	if fn == nil || fn.Pkg() == nil {
+		return nil, ""
+	}
+	return m.Library(fn.Pkg().Path()), fn.Name()
+}
+
+// IsStore reports whether fn is a library's store method (a key-value
+// bucket's Put): on a receiver named like a DLQ, it writes it.
+func (m *Table) IsStore(fn *types.Func) bool {
+	p, name := m.libraryMethod(fn)
+	return p != nil && slices.Contains(p.Store, name)
+}
+
+// IsBufferedPublish reports whether fn is a publish that only buffers
+// (core NATS's (*nats.Conn).Publish): its nil error does not say the
+// message was stored.
+func (m *Table) IsBufferedPublish(fn *types.Func) bool {
+	p, name := m.libraryMethod(fn)
+	if p == nil || p.Buffered == nil || !slices.Contains(p.BufferedPublish, name) {
+		return false
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	return gotypes.IsNamed(t, p.Buffered.Path, p.Buffered.Name)
+}
+
+// IsAsyncPublish reports whether fn is a publish that returns a future
+// (PublishAsync).
+func (m *Table) IsAsyncPublish(fn *types.Func) bool {
+	p, name := m.libraryMethod(fn)
+	return p != nil && slices.Contains(p.Async, name)
+}
+
+// IsAwait reports whether fn waits for an async publish's outcome (a
+// future's Ok or Err, PublishAsyncComplete).
+func (m *Table) IsAwait(fn *types.Func) bool {
+	p, name := m.libraryMethod(fn)
+	return p != nil && slices.Contains(p.Await, name)
+}
+
+// AwaitNames returns the await calls of fn's library, for messages.
+func (m *Table) AwaitNames(fn *types.Func) []string {
+	p, _ := m.libraryMethod(fn)
+	if p == nil {
+		return nil
+	}
+	return p.Await
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
@@ -56,6 +57,22 @@ func (m *Result) deferredCall(ds *ast.DeferStmt) *ast.CallExpr {
 	return ds.Call
 }
 
+// deferredAck recognizes the Ack a deferred call makes: an Ack method, or
+// a helper (any package) that Acks the message it is given whenever it
+// runs (defer ackQuietly(msg)), named by the helper.
+func (m *Result) deferredAck(call *ast.CallExpr) (messages.AckCall, bool) {
+	if ack, ok := m.msgs.AsAckCall(call); ok {
+		return ack, ack.IsAck()
+	}
+	e, ok := m.CertainEffect(call, profile.Done)
+	if !ok {
+		return messages.AckCall{}, false
+	}
+	msg := call.Args[e.Param]
+	return messages.AckCall{Call: call, Recv: msg, Method: goast.CalleeText(call.Fun), Settlement: profile.Done,
+		Profile: m.msgs.Profile(m.info.TypeOf(msg))}, true
+}
+
 // blankAssignedCall returns call of `_ = call`.
 func blankAssignedCall(as *ast.AssignStmt) *ast.CallExpr {
 	if len(as.Rhs) != 1 || slices.ContainsFunc(as.Lhs, func(e ast.Expr) bool {
@@ -84,7 +101,8 @@ func (m *Result) callsAck(n ast.Node) bool {
 }
 
 // DeferredAck is a `defer msg.Ack()` statement of a function body itself,
-// or a deferred literal that only Acks (deferredCall).
+// a deferred literal that only Acks (deferredCall), or a deferred call of
+// a helper that always Acks its message (deferredAck).
 type DeferredAck struct {
 	Stmt *ast.DeferStmt
 	Ack  messages.AckCall
@@ -101,7 +119,7 @@ func (m *Result) DeferredAckAt(body *ast.BlockStmt, ret *ast.ReturnStmt) (Deferr
 			break
 		}
 		if ds, ok := st.(*ast.DeferStmt); ok {
-			if ack, ok := m.msgs.AsAckCall(m.deferredCall(ds)); ok && ack.IsAck() {
+			if ack, ok := m.deferredAck(m.deferredCall(ds)); ok {
 				d, found = DeferredAck{ds, ack}, true
 			}
 		}

@@ -22,6 +22,7 @@ type Event struct {
 
 type Relay struct {
 	js     jetstream.JetStream
+	legacy nats.JetStreamContext // publishes through it are stored and acked (a core nc.Publish only buffers)
 	nc     *nats.Conn
 	logger *slog.Logger
 
@@ -128,7 +129,7 @@ func (r *Relay) _(ctx context.Context, batch []jetstream.Msg) {
 func (r *Relay) _(ctx context.Context, msg *nats.Msg) error {
 	dead := nats.NewMsg("relay.DLQ")
 	dead.Data = msg.Data
-	if err := r.nc.PublishMsg(dead); err != nil {
+	if _, err := r.legacy.PublishMsg(dead); err != nil {
 		return msg.NakWithDelay(10 * time.Second)
 	}
 	log.Printf("moved %s", msg.Subject)

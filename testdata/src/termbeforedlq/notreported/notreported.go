@@ -36,6 +36,7 @@ func NewDLQWriter(url string) (DLQ, error) { return nil, nil }
 // Consumer handles payment events.
 type Consumer struct {
 	js     jetstream.JetStream
+	legacy nats.JetStreamContext // publishes through it are stored and acked (a core nc.Publish only buffers)
 	nc     *nats.Conn
 	dlq    DLQ
 	stream string
@@ -86,7 +87,7 @@ func _(c *Consumer, ctx context.Context, msg jetstream.Msg) error {
 func _(c *Consumer, msg *nats.Msg) error {
 	dm := nats.NewMsg("payments.DLQ")
 	dm.Data = msg.Data
-	if err := c.nc.PublishMsg(dm); err != nil {
+	if _, err := c.legacy.PublishMsg(dm); err != nil {
 		msg.NakWithDelay(5 * time.Second)
 		return err
 	}
@@ -210,7 +211,7 @@ func _(c *Consumer, ctx context.Context, msgs []*nats.Msg) {
 			msgs[i].Term()
 			continue
 		}
-		if err := c.nc.Publish("payments.DLQ", msgs[i].Data); err != nil {
+		if _, err := c.legacy.Publish("payments.DLQ", msgs[i].Data); err != nil {
 			msgs[i].NakWithDelay(time.Second)
 			continue
 		}
@@ -296,7 +297,7 @@ func _(c *Consumer, ctx context.Context, msg jetstream.Msg) error {
 func _(c *Consumer, msg *nats.Msg) error {
 	msg.Term()
 	_, err := c.nc.Subscribe("payments.retry", func(m *nats.Msg) {
-		if err := c.nc.Publish("payments.DLQ", m.Data); err != nil {
+		if _, err := c.legacy.Publish("payments.DLQ", m.Data); err != nil {
 			m.NakWithDelay(time.Second)
 			return
 		}

@@ -60,8 +60,10 @@ type Conn struct{}
 
 func Connect(url string, options ...Option) (*Conn, error) { return &Conn{}, nil }
 
-func (nc *Conn) Publish(subj string, data []byte) error { return nil }
-func (nc *Conn) PublishMsg(m *Msg) error                { return nil }
+func (nc *Conn) Publish(subj string, data []byte) error               { return nil }
+func (nc *Conn) PublishMsg(m *Msg) error                              { return nil }
+func (nc *Conn) PublishRequest(subj, reply string, data []byte) error { return nil }
+func (nc *Conn) Flush() error                                         { return nil }
 func (nc *Conn) Request(subj string, data []byte, timeout time.Duration) (*Msg, error) {
 	return nil, nil
 }
@@ -100,6 +102,7 @@ type JetStreamContext interface {
 	PublishMsg(m *Msg, opts ...PubOpt) (*PubAck, error)
 	PublishAsync(subj string, data []byte, opts ...PubOpt) (PubAckFuture, error)
 	PublishMsgAsync(m *Msg, opts ...PubOpt) (PubAckFuture, error)
+	PublishAsyncComplete() <-chan struct{}
 	Subscribe(subj string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
 	QueueSubscribe(subj, queue string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
 	PullSubscribe(subj, durable string, opts ...SubOpt) (*Subscription, error)

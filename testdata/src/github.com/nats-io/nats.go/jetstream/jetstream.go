@@ -62,6 +62,8 @@ type JetStream interface {
 	PublishMsg(ctx context.Context, msg *nats.Msg, opts ...PublishOpt) (*PubAck, error)
 	PublishAsync(subject string, payload []byte, opts ...PublishOpt) (PubAckFuture, error)
 	PublishMsgAsync(msg *nats.Msg, opts ...PublishOpt) (PubAckFuture, error)
+	PublishAsyncComplete() <-chan struct{}
+	KeyValue(ctx context.Context, bucket string) (KeyValue, error)
 	Stream(ctx context.Context, stream string) (Stream, error)
 	CreateStream(ctx context.Context, cfg StreamConfig) (Stream, error)
 }
@@ -108,4 +110,32 @@ type Consumer interface {
 	Messages(opts ...PullConsumeOpt) (MessagesContext, error)
 	Next(opts ...FetchOpt) (Msg, error)
 	Fetch(batch int, opts ...FetchOpt) (MessageBatch, error)
+}
+
+type KeyValueEntry interface {
+	Key() string
+	Value() []byte
+	Revision() uint64
+}
+
+// KeyValue is a JetStream key-value bucket.
+type KeyValue interface {
+	Get(ctx context.Context, key string) (KeyValueEntry, error)
+	Put(ctx context.Context, key string, value []byte) (uint64, error)
+	PutString(ctx context.Context, key string, value string) (uint64, error)
+	Create(ctx context.Context, key string, value []byte) (uint64, error)
+	Update(ctx context.Context, key string, value []byte, revision uint64) (uint64, error)
+	Delete(ctx context.Context, key string) error
+	Keys(ctx context.Context) ([]string, error)
+}
+
+type ObjectInfo struct {
+	Name string
+	Size uint64
+}
+
+// ObjectStore is a JetStream object store.
+type ObjectStore interface {
+	PutBytes(ctx context.Context, name string, data []byte) (*ObjectInfo, error)
+	GetBytes(ctx context.Context, name string) ([]byte, error)
 }
