@@ -175,6 +175,7 @@ func TestExitStatusAndErrors(t *testing.T) {
 		want string // on stderr, one line
 	}{
 		{"unknown flag", []string{"-no-such-flag", "./examples/..."}, 2, "flag provided but not defined: -no-such-flag"},
+		{"removed flag", []string{"-barenak.strict", "./examples/..."}, 2, "barenak.strict was removed: bare Naks on unclassified errors are reported by default now; set barenak.unclassified: false (flag -barenak.unclassified=false)"},
 		{"bad regexp", []string{"-retrycontract.dlq-pattern=(dlq", "./examples/..."}, 2, "invalid regexp"},
 		{"bad function name", []string{"-retrycontract.dlq-funcs=deadLetter", "./examples/..."}, 2, "malformed function name"},
 		{"missing package", []string{"./no/such/dir/..."}, 1, "retrylint:"},
@@ -908,7 +909,7 @@ func TestConfigFile(t *testing.T) {
 		t.Errorf("the command line wins: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	other := filepath.Join(t.TempDir(), "other.yaml")
-	if err := os.WriteFile(other, []byte("barenak:\n  strict: true\n"), 0o644); err != nil {
+	if err := os.WriteFile(other, []byte("barenak:\n  unclassified: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := runIn(t, dir, binary, "-config", other, "./...")

@@ -26,7 +26,7 @@ retrycontract:
   dlq-funcs: [example.com/bus.Sink.Park, example.com/bus.Park]
   dlq-pattern: "(?i)(dlq|parking)"
 barenak:
-  strict: true
+  unclassified: false
 disable: [poisonack, retrylint]
 `)
 	args, err := config.Args(p, suite.Roots())
@@ -38,7 +38,7 @@ disable: [poisonack, retrylint]
 	want := []string{
 		"-retrycontract.dlq-funcs=example.com/bus.Sink.Park@" + p + ":3,example.com/bus.Park@" + p + ":3",
 		"-retrycontract.dlq-pattern=(?i)(dlq|parking)",
-		"-barenak.strict=true",
+		"-barenak.unclassified=false",
 		"-poisonack=false",
 		"-retrylint=false",
 	}
@@ -51,8 +51,9 @@ disable: [poisonack, retrylint]
 func TestBadFiles(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"bogus: 1\n", `:1: unknown key "bogus"`},
-		{"barenak:\n  strikt: true\n", `:2: barenak has no option "strikt" (options: exclude, strict)`},
-		{"barenak:\n  strict: maybe\n", `:2: barenak.strict: `},
+		{"barenak:\n  strikt: true\n", `:2: barenak has no option "strikt" (options: exclude, unclassified)`},
+		{"barenak:\n  unclassified: maybe\n", `:2: barenak.unclassified: `},
+		{"barenak:\n  strict: true\n", `:2: barenak.strict was removed: bare Naks on unclassified errors are reported by default now; set barenak.unclassified: false`},
 		{"retrycontract:\n  dlq-pattern: \"([\"\n", `:2: retrycontract.dlq-pattern: `},
 		{"retrycontract:\n  dlq-funcs: [notaname]\n", `:2: retrycontract.dlq-funcs: `},
 		{"disable: [barenek]\n", `:1: disable: no analyzer named "barenek"`},
@@ -79,7 +80,7 @@ func TestFind(t *testing.T) {
 		// A file above the temporary directory is the machine's, not ours.
 		t.Logf("found %s outside the test tree", got)
 	}
-	p := write(t, root, "barenak:\n  strict: true\n")
+	p := write(t, root, "barenak:\n  unclassified: false\n")
 	if got := config.Find(sub); got != p {
 		t.Fatalf("Find(%s) = %q, want %q", sub, got, p)
 	}

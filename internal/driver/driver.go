@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/internal/config"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -211,6 +212,11 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 		if errors.Is(err, flag.ErrHelp) {
 			r.printHelp(r.stderr)
 			return nil, ExitClean, false
+		}
+		if name, opt, ok := strings.Cut(strings.TrimPrefix(err.Error(), "flag provided but not defined: -"), "."); ok {
+			if removed := config.Removed(name, opt); removed != nil {
+				err = removed
+			}
 		}
 		return nil, r.fail(ExitUsage, "%v (run '%s help' for the flags)", err, r.progname), false
 	}

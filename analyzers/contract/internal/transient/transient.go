@@ -84,6 +84,11 @@ type PathFacts struct {
 	// ErrorPath is set when some error is known to be non-nil (whatever its
 	// origin) or classified as transient.
 	ErrorPath bool
+	// Unclassified is an error variable known to be non-nil on every path
+	// and inspected on none since it was assigned (no errors.Is, errors.As,
+	// type switch, comparison or predicate): its origin is all the code
+	// knows of it. Nil when there is none; the first declared otherwise.
+	Unclassified *types.Var
 	// ZeroDelay is set when a delay is known to be <= 0: guarded by d <= 0,
 	// d == 0, or the false side of d > 0; or a classification of an error
 	// succeeded where, were it to, its delay is known to be <= 0: after
@@ -222,6 +227,9 @@ func (p *pathAnalysis) facts(s *flowState) PathFacts {
 		f := s.errs[k]
 		if f.nonNil || f.transient || f.producer {
 			out.ErrorPath = true
+		}
+		if k != nil && f.nonNil && !f.classified && !f.excluded && !f.transient && out.Unclassified == nil {
+			out.Unclassified = k
 		}
 		if f.producer && !f.classified && out.ErrorBranch == nil {
 			out.ErrorBranch = &ErrorBranch{Err: k, Producer: f.pOrigin}
