@@ -125,7 +125,7 @@ func (c *checker) reportUnclassified(nak contract.AckCall, err *types.Var) {
 	if _, decode := c.m.Handlers().DecodeAssignedTo(err, nak.Call.Pos()); decode {
 		return
 	}
-	calls := c.m.Paths().ErrorCalls(err, nak.Call.Pos())
+	calls := c.m.Handlers().ErrorCalls(err, nak.Call.Pos())
 	if len(calls) == 0 {
 		return
 	}

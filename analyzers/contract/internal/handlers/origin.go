@@ -1,4 +1,4 @@
-package paths
+package handlers
 
 import (
 	"go/ast"
