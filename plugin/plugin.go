@@ -62,6 +62,7 @@ type Settings struct {
 	DLQPattern                string   `json:"dlq-pattern"`
 	DLQSubjectPattern         string   `json:"dlq-subject-pattern"`
 	DLQFuncs                  []string `json:"dlq-funcs"`
+	DecodeFuncs               []string `json:"decode-funcs"`
 	TransientPredicatePattern string   `json:"transient-predicate-pattern"`
 	// Disable lists checks not to run.
 	Disable []string `json:"disable"`
@@ -110,6 +111,7 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 		{contract.FlagDLQPattern, s.DLQPattern},
 		{contract.FlagDLQSubjectPattern, s.DLQSubjectPattern},
 		{contract.FlagDLQFuncs, strings.Join(s.DLQFuncs, ",")},
+		{contract.FlagDecodeFuncs, strings.Join(s.DecodeFuncs, ",")},
 		{contract.FlagTransientPredicate, s.TransientPredicatePattern},
 	} {
 		if opt.value == "" {

@@ -70,6 +70,8 @@
 //	-dlq-pattern REGEXP            default (?i)(dlq|dead_?letter)
 //	-dlq-subject-pattern REGEXP    default (?i)(dlq|dead[._-]?letter)
 //	-dlq-funcs LIST                import/path.Func or import/path.Type.Method, comma-separated
+//	-decode-pattern REGEXP         default (?i)(unmarshal|decode)
+//	-decode-funcs LIST             more payload decoders beside the built-in table, as dlq-funcs
 //	-transient-predicate-pattern   default (?i)^(is)?(retryable|retriable|transient|temporary)
 //	-profiles FILES                JSON message-library profiles, comma-separated (package profile)
 //

@@ -961,6 +961,29 @@ func TestDLQFuncsMustExist(t *testing.T) {
 	}
 }
 
+// TestDecodeFuncsMustExist: decode-funcs entries are checked as dlq-funcs
+// entries are, from a flag or the configuration file.
+func TestDecodeFuncsMustExist(t *testing.T) {
+	t.Parallel()
+	dir := fixModule(t)
+	r := runIn(t, dir, binary, "-retrycontract.decode-funcs=fixdemo.Missing,fixdemo.TempErr.Error", "./...")
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "-retrycontract.decode-funcs names what does not exist") ||
+		!strings.Contains(r.stderr, "fixdemo.Missing (-retrycontract.decode-funcs): no function Missing in fixdemo") {
+		t.Errorf("flag: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("retrycontract:\n  decode-funcs: [fixdemo.TempErr.Park]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, ".retrylint.yaml")
+	if r := runIn(t, dir, binary, "./..."); r.code != 2 || !strings.Contains(r.stderr, "fixdemo.TempErr.Park ("+cfg+":2): no method TempErr.Park in fixdemo") {
+		t.Errorf("file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	vet := runIn(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	if want := "fixdemo.go:1:1: decode-funcs entry fixdemo.TempErr.Park (" + cfg + ":2) names no method TempErr.Park of package fixdemo"; vet.code == 0 || !strings.Contains(vet.stderr, want) {
+		t.Errorf("go vet: exit %d, stderr %q, want %q", vet.code, vet.stderr, want)
+	}
+}
+
 // TestVetBadFlag: under go vet -vettool, a bad option value is printed
 // once for the whole run (not once per package, dependencies included,
 // with the usage of every flag), and go vet fails.

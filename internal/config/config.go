@@ -180,7 +180,7 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 			if err := check(a, f, text); err != nil {
 				return nil, at(v, "%s.%s: %v", a.Name, opt.Value, err)
 			}
-			if a.Name == contract.Name && opt.Value == contract.FlagDLQFuncs {
+			if a.Name == contract.Name && (opt.Value == contract.FlagDLQFuncs || opt.Value == contract.FlagDecodeFuncs) {
 				text = withOrigins(path, v)
 			}
 			args = append(args, "-"+a.Name+"."+opt.Value+"="+text)
@@ -248,7 +248,7 @@ func excludeGlobs(path string, v *yaml.Node, at func(*yaml.Node, string, ...any)
 	return strings.Join(out, ","), nil
 }
 
-// withOrigins returns the dlq-funcs entries of v as flag text, each with
+// withOrigins returns the dlq-funcs (or decode-funcs) entries of v as flag text, each with
 // the file and line that named it (import/path.Func@file:line), for the
 // message that reports an entry naming nothing (the meta check, and the
 // command line's check before analysis).

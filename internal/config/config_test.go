@@ -47,6 +47,24 @@ disable: [poisonack, retrylint]
 	}
 }
 
+// TestDecodeFuncsOrigins: decode-funcs entries carry the place that named
+// them, as dlq-funcs entries do, and are validated alike.
+func TestDecodeFuncsOrigins(t *testing.T) {
+	p := write(t, t.TempDir(), "retrycontract:\n  decode-funcs: [example.com/codec.Open, example.com/codec.Envelope.Unseal]\n")
+	args, err := config.Args(p, suite.Roots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"-retrycontract.decode-funcs=example.com/codec.Open@" + p + ":2,example.com/codec.Envelope.Unseal@" + p + ":2"}
+	if !slices.Equal(args, want) {
+		t.Fatalf("Args =\n%q\nwant\n%q", args, want)
+	}
+	bad := write(t, t.TempDir(), "retrycontract:\n  decode-funcs: [notaname]\n")
+	if _, err := config.Args(bad, suite.Roots()); err == nil || !strings.Contains(err.Error(), bad+":2: retrycontract.decode-funcs: ") {
+		t.Errorf("malformed entry: %v", err)
+	}
+}
+
 // TestBadFiles: each kind of bad file is an error naming the file and line.
 func TestBadFiles(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{

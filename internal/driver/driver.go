@@ -363,9 +363,9 @@ func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outco
 	if len(pkgs) == 0 {
 		return nil, r.failEmpty(ExitFailure, "no packages match %s", strings.Join(patterns, " ")), false
 	}
-	if missing := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
+	if missing, option := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
 		return nil, r.failEmpty(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
-			contract.Name, contract.FlagDLQFuncs, strings.Join(missing, "; ")), false
+			contract.Name, option, strings.Join(missing, "; ")), false
 	}
 	l := triage(pkgs)
 	graph, err := checker.Analyze(r.selected(), l.roots, nil)
