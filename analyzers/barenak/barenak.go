@@ -81,7 +81,7 @@ func (c *checker) run() {
 // bare-Naks after its own successful classification is reported inside.
 func (c *checker) checkHelpers() {
 	c.m.Paths().VisitHelperSettles(profile.RetryNow, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
-		if facts.Transient == nil || facts.ZeroDelay || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.Transient.Err) {
+		if facts.Transient == nil || facts.ZeroDelay || !c.m.Messages().Redelivered(h.Msg) || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.Transient.Err) {
 			return
 		}
 		what := "a transient error"
@@ -105,7 +105,7 @@ func (c *checker) checkHelpers() {
 // zero.
 func (c *checker) check(paths *contract.ErrorPaths, nak contract.AckCall) {
 	facts, ok := paths.At(nak.Call)
-	if !ok || facts.ZeroDelay {
+	if !ok || facts.ZeroDelay || !c.m.Messages().Redelivered(nak.Recv) {
 		return
 	}
 	switch {

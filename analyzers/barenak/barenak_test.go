@@ -19,6 +19,7 @@ var testdata = checktest.TestData()
 var batch = checktest.NewBatch(barenak.Analyzer, checktest.StandardPackages("barenak",
 	"barenak/crosspkg/upstream", "barenak/crosspkg/middle", "barenak/crosspkg/downstream",
 	"barenak/unclassified", "barenak/unclassified/store",
+	"barenak/redelivery",
 	"barenak/helpers",
 )...)
 
@@ -45,6 +46,14 @@ func TestSuggestedFixes(t *testing.T) {
 func TestUnclassified(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "barenak/unclassified", "barenak/unclassified/store")
+}
+
+// TestRedelivery: messages nothing redelivers (core NATS, ordered,
+// AckNone, ephemeral read once) are not judged where their origin shows;
+// durable consumers' and unknown origins' are.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "barenak/redelivery")
 }
 
 // TestUnclassifiedOff runs a barenak instance with -unclassified=false:

@@ -71,6 +71,9 @@ type Profile struct {
 	// argument is the subject. Both optional.
 	PublishMsg    *TypeName `json:"publish_msg,omitempty"`
 	PublishMsgNew *TypeName `json:"publish_msg_new,omitempty"`
+	// Redelivery names where messages come from that nothing redelivers
+	// (redelivery.go). Optional.
+	Redelivery *Redelivery `json:"redelivery,omitempty"`
 }
 
 // Method returns the name of the (first, by name) method of p that
@@ -214,6 +217,7 @@ var NATS = &Profile{
 	Publish:       natsPublish,
 	PublishMsg:    &TypeName{"github.com/nats-io/nats.go", "Msg"},
 	PublishMsgNew: &TypeName{"github.com/nats-io/nats.go", "NewMsg"},
+	Redelivery:    natsRedelivery,
 }
 
 // JetStream is github.com/nats-io/nats.go/jetstream's Msg interface.
@@ -225,6 +229,7 @@ var JetStream = &Profile{
 	Packages:   []string{"github.com/nats-io/nats.go/jetstream"},
 	Publish:    natsPublish,
 	PublishMsg: &TypeName{"github.com/nats-io/nats.go", "Msg"},
+	Redelivery: jetStreamRedelivery,
 }
 
 // Builtin returns the built-in profiles, in the order they are consulted.

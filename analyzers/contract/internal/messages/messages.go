@@ -27,12 +27,16 @@ type Table struct {
 	names    LibraryNames
 	defs     func() *defs.Index // the flow index, built on demand by the model
 	acks     map[*ast.CallExpr]AckCall
+	// unredelivered are the variables whose messages nothing redelivers
+	// (redelivery.go).
+	unredelivered map[*types.Var]bool
 }
 
 // Build indexes the ack calls of the package (the calls syn lists), once:
 // nearly every inference asks about every call, and the table of the few
-// ack calls answers without touching the call's syntax again.
-func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, syn *syntax.Index, defsOf func() *defs.Index) *Table {
+// ack calls answers without touching the call's syntax again. It then
+// finds the messages of files that nothing redelivers.
+func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, syn *syntax.Index, defsOf func() *defs.Index, files []*ast.File) *Table {
 	m := &Table{info: info, pkg: pkg, profiles: profiles, names: NewLibraryNames(profiles), defs: defsOf,
 		acks: make(map[*ast.CallExpr]AckCall)}
 	if syn == nil || !m.names.NamedIn(syn.Names) {
@@ -45,6 +49,7 @@ func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, sy
 			}
 		}
 	}
+	m.unredelivered = m.findUnredelivered(files)
 	return m
 }
 
