@@ -18,6 +18,7 @@ var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages
 	"ackretryable/handlers/svc",
 	"ackretryable/deferred",
 	"ackretryable/helpers/app",
+	"ackretryable/redelivery",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -68,4 +69,12 @@ func TestDeferred(t *testing.T) {
 func TestHelpers(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "ackretryable/helpers/app")
+}
+
+// TestRedelivery: settlements of messages nothing redelivers (core NATS,
+// ordered and AckNone consumers) are not judged where their origin shows;
+// a durable consumer's are.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackretryable/redelivery")
 }

@@ -97,6 +97,17 @@
 // quiet. A deferred Nak(), and a Nak() in a function literal, which is
 // judged on its own body.
 //
+// Messages that nothing redelivers (contract version 3) are not judged:
+// those of a core NATS subscription (nc.Subscribe, QueueSubscribe,
+// ChanSubscribe, SubscribeSync), an ordered consumer, an AckNone consumer,
+// an ephemeral consumer created and read once in the same function, and
+// the legacy API's subscriptions with nats.OrderedConsumer() or
+// nats.AckNone(), where the package shows the origin: the same function
+// (through assignments, method calls, receives and range loops), or a
+// function or method of the package registered as such a subscription's
+// handler. Decided: a handler registered from another package, or a
+// message passed on to a helper, shows no origin and is judged as before.
+//
 // Fix: NakWithDelay(d). When the classification bound the delay in scope
 // (d in d, ok := RetryDelay(err), or rd.RetryDelay() after
 // errors.As(err, &rd) or a type switch case), a suggested fix replaces

@@ -46,6 +46,9 @@
 //   - the effects of helpers: which settlement (done, retry now, retry
 //     later, terminate) a function makes of which message parameter, on
 //     some path (a fact of each helper);
+//   - messages that nothing redelivers (Messages().Redelivered): a core
+//     NATS subscription's, an ordered, AckNone or read-once ephemeral
+//     consumer's, where the package shows the origin (profile data);
 //   - transient-path classifiers, and Go 1.26's errors.AsType as a
 //     classification like errors.As;
 //   - functions that never return (panic, os.Exit, log.Fatal, testing's

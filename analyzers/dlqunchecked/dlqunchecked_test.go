@@ -12,6 +12,7 @@ import (
 var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages("dlqunchecked",
 	"dlqunchecked/crosspkg/outbox",
 	"dlqunchecked/handlers",
+	"dlqunchecked/redelivery",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -35,4 +36,12 @@ func TestAcrossPackages(t *testing.T) {
 func TestHandlers(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "dlqunchecked/handlers")
+}
+
+// TestRedelivery: settlements of messages nothing redelivers (core NATS,
+// ordered and AckNone consumers) are not judged where their origin shows;
+// a durable consumer's are.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/redelivery")
 }

@@ -54,6 +54,17 @@
 // the else of err == nil), the error held in the if's init or in a
 // variable the decode assigned.
 //
+// Messages that nothing redelivers (contract version 3) are not judged:
+// those of a core NATS subscription (nc.Subscribe, QueueSubscribe,
+// ChanSubscribe, SubscribeSync), an ordered consumer, an AckNone consumer,
+// an ephemeral consumer created and read once in the same function, and
+// the legacy API's subscriptions with nats.OrderedConsumer() or
+// nats.AckNone(), where the package shows the origin: the same function
+// (through assignments, method calls, receives and range loops), or a
+// function or method of the package registered as such a subscription's
+// handler. Decided: a handler registered from another package, or a
+// message passed on to a helper, shows no origin and is judged as before.
+//
 // Not reported: NakWithDelay (any delay); an Ack or Term on a path that
 // also writes the DLQ, before or after it (when the order or the check is
 // wrong, dlqunchecked or termbeforedlq reports it: one defect, one

@@ -18,6 +18,7 @@ var batch = checktest.NewBatch(poisonack.Analyzer, checktest.StandardPackages("p
 	"poisonack/handlers",
 	"poisonack/foreign/orders",
 	"poisonack/decoders",
+	"poisonack/redelivery",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -74,11 +75,11 @@ func TestDecoderTable(t *testing.T) {
 func TestDecodeFuncs(t *testing.T) {
 	t.Parallel()
 	cfg := contract.DefaultConfig()
-	if err := cfg.SetOption(contract.FlagDecodeFuncs, "poisonack/decodefuncs/codec.Open"); err != nil {
+	if err := cfg.SetOption(contract.FlagDecodeFuncs, "poisonack/configured/codec.Open"); err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, checktest.TestData(), poisonack.New(contract.New(cfg)), "poisonack/decodefuncs")
-	for _, r := range analysistest.Run(&quiet{T: t}, checktest.TestData(), poisonack.Analyzer, "poisonack/decodefuncs") {
+	analysistest.Run(t, checktest.TestData(), poisonack.New(contract.New(cfg)), "poisonack/configured")
+	for _, r := range analysistest.Run(&quiet{T: t}, checktest.TestData(), poisonack.Analyzer, "poisonack/configured") {
 		if len(r.Diagnostics) > 0 {
 			t.Errorf("without decode-funcs: %s", r.Diagnostics[0].Message)
 		}
@@ -99,4 +100,12 @@ func TestProfileDecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.Run(t, checktest.TestData(), poisonack.New(contract.New(cfg)), "poisonack/profile")
+}
+
+// TestRedelivery: settlements of messages nothing redelivers (core NATS,
+// ordered and AckNone consumers) are not judged where their origin shows;
+// a durable consumer's are.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "poisonack/redelivery")
 }

@@ -1,14 +1,14 @@
-// Package decodefuncs proves decode-funcs (configured by its test as
-// poisonack/decodefuncs/codec.Open): a configured decoder's error branch
+// Package configured proves decode-funcs (configured by its test as
+// poisonack/configured/codec.Open): a configured decoder's error branch
 // is a decode-failure path, and the codec's other function is not.
-package decodefuncs
+package configured
 
 import (
 	"context"
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"poisonack/decodefuncs/codec"
+	"poisonack/configured/codec"
 )
 
 type Worker struct{}
