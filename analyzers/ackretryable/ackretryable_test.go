@@ -19,6 +19,7 @@ var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages
 	"ackretryable/deferred",
 	"ackretryable/helpers/app",
 	"ackretryable/redelivery",
+	"ackretryable/ackers/acks", "ackretryable/ackers/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -77,4 +78,12 @@ func TestHelpers(t *testing.T) {
 func TestRedelivery(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "ackretryable/redelivery")
+}
+
+// TestAckInterfaces: a helper of another package written against an
+// interface of ack methods only (Acker) is a helper that Acks the message
+// passed to it (contract version 3).
+func TestAckInterfaces(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackretryable/ackers/acks", "ackretryable/ackers/app")
 }

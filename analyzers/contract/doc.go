@@ -40,7 +40,9 @@
 //     stay unknown;
 //   - messages, from the message-library profiles: *nats.Msg,
 //     jetstream.Msg and any type with Ack() error and Nak() error or
-//     Term() error; more libraries from profile files (-profiles);
+//     Term() error, and, as a helper's parameter type, an interface of
+//     ack methods only (Acker); more libraries from profile files
+//     (-profiles);
 //   - DLQ writes and the functions that make one on some path
 //     (-dlq-pattern, -dlq-subject-pattern, -dlq-funcs, //retrylint:dlq);
 //   - the effects of helpers: which settlement (done, retry now, retry

@@ -13,7 +13,6 @@ import (
 	"sort"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
-	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -30,27 +29,8 @@ type Table struct {
 	// unredelivered are the variables whose messages nothing redelivers
 	// (redelivery.go).
 	unredelivered map[*types.Var]bool
-}
-
-// Build indexes the ack calls of the package (the calls syn lists), once:
-// nearly every inference asks about every call, and the table of the few
-// ack calls answers without touching the call's syntax again. It then
-// finds the messages of files that nothing redelivers.
-func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, syn *syntax.Index, defsOf func() *defs.Index, files []*ast.File) *Table {
-	m := &Table{info: info, pkg: pkg, profiles: profiles, names: NewLibraryNames(profiles), defs: defsOf,
-		acks: make(map[*ast.CallExpr]AckCall)}
-	if syn == nil || !m.names.NamedIn(syn.Names) {
-		return m // no ack method is named in the package
-	}
-	for _, s := range syn.Sites {
-		if call, ok := s.Node.(*ast.CallExpr); ok {
-			if a, ok := m.asAckCall(call); ok {
-				m.acks[call] = a
-			}
-		}
-	}
-	m.unredelivered = m.findUnredelivered(files)
-	return m
+	// ackIfaces are the parameter interfaces of ack methods (ackiface.go).
+	ackIfaces []ackIface
 }
 
 // IsMessage reports whether t is a message of some profile: one of its
@@ -81,7 +61,18 @@ func (m *Table) Profile(t types.Type) *profile.Profile {
 			return p
 		}
 	}
+	for _, a := range m.ackIfaces {
+		if types.Identical(a.t, t) {
+			return a.p // a parameter interface of ack methods (ackiface.go)
+		}
+	}
 	return nil
+}
+
+// ackIface is an interface of ack methods and its profile.
+type ackIface struct {
+	t types.Type
+	p *profile.Profile
 }
 
 // isAckMethod reports whether t (or *t) has name(opts...) error, where any
