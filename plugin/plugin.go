@@ -29,7 +29,7 @@
 //	        settings:
 //	          dlq-funcs: [example.com/bus.Sink.Park]
 //	          checks:
-//	            barenak: {strict: true}
+//	            barenak: {unclassified: false}
 //
 // Settings decode into the same contract.Config the command line builds
 // from flags; an unknown key, a wrong type or an invalid value fails with an
@@ -62,10 +62,11 @@ type Settings struct {
 	DLQPattern                string   `json:"dlq-pattern"`
 	DLQSubjectPattern         string   `json:"dlq-subject-pattern"`
 	DLQFuncs                  []string `json:"dlq-funcs"`
+	DecodeFuncs               []string `json:"decode-funcs"`
 	TransientPredicatePattern string   `json:"transient-predicate-pattern"`
 	// Disable lists checks not to run.
 	Disable []string `json:"disable"`
-	// Checks sets a check's own options by flag name, e.g. barenak: {strict: true}.
+	// Checks sets a check's own options by flag name, e.g. barenak: {unclassified: false}.
 	Checks map[string]map[string]any `json:"checks"`
 }
 
@@ -110,6 +111,7 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 		{contract.FlagDLQPattern, s.DLQPattern},
 		{contract.FlagDLQSubjectPattern, s.DLQSubjectPattern},
 		{contract.FlagDLQFuncs, strings.Join(s.DLQFuncs, ",")},
+		{contract.FlagDecodeFuncs, strings.Join(s.DecodeFuncs, ",")},
 		{contract.FlagTransientPredicate, s.TransientPredicatePattern},
 	} {
 		if opt.value == "" {
@@ -147,6 +149,9 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
+			if err := config.Removed(name, k); err != nil && a.Flags.Lookup(k) == nil {
+				return nil, fmt.Errorf("checks.%s.%s: %w", name, k, err)
+			}
 			if a.Flags.Lookup(k) == nil {
 				return nil, fmt.Errorf("checks.%s: unknown option %q", name, k)
 			}

@@ -95,17 +95,17 @@ func TestNolintIsLeftToGolangci(t *testing.T) {
 // directory golangci-lint runs in, and its own settings override it.
 func TestConfigFileUnderSettings(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("disable: [retryflatten]\nbarenak:\n  strict: true\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("disable: [retryflatten]\nbarenak:\n  unclassified: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	strict := func(analyzers []*analysis.Analyzer) (string, bool) {
+	unclassified := func(analyzers []*analysis.Analyzer) (string, bool) {
 		flatten := false
 		value := ""
 		for _, a := range analyzers {
 			flatten = flatten || a.Name == "retryflatten"
 			if a.Name == "barenak" {
-				value = a.Flags.Lookup("strict").Value.String()
+				value = a.Flags.Lookup("unclassified").Value.String()
 			}
 		}
 		return value, flatten
@@ -114,15 +114,20 @@ func TestConfigFileUnderSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, flatten := strict(fromFile); v != "true" || flatten {
-		t.Errorf("from the file: barenak.strict=%s, retryflatten built %v", v, flatten)
+	if v, flatten := unclassified(fromFile); v != "false" || flatten {
+		t.Errorf("from the file: barenak.unclassified=%s, retryflatten built %v", v, flatten)
 	}
-	overridden, err := plugin.Settings{Checks: map[string]map[string]any{"barenak": {"strict": false}}}.Analyzers()
+	overridden, err := plugin.Settings{Checks: map[string]map[string]any{"barenak": {"unclassified": true}}}.Analyzers()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := strict(overridden); v != "false" {
-		t.Errorf("settings over the file: barenak.strict=%s", v)
+	if v, _ := unclassified(overridden); v != "true" {
+		t.Errorf("settings over the file: barenak.unclassified=%s", v)
+	}
+	// The removed strict option fails with one line naming its replacement.
+	_, err = plugin.Settings{Checks: map[string]map[string]any{"barenak": {"strict": true}}}.Analyzers()
+	if err == nil || !strings.Contains(err.Error(), "barenak.strict was removed") || !strings.Contains(err.Error(), "barenak.unclassified: false") {
+		t.Errorf("settings naming barenak.strict: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("bogus: 1\n"), 0o644); err != nil {
 		t.Fatal(err)

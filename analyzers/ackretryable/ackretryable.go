@@ -54,7 +54,7 @@ func (c *checker) run() {
 // quiet.
 func (c *checker) checkHelpers() {
 	c.m.Paths().VisitHelperSettles(profile.Done, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
-		if facts.ErrorBranch == nil || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.ErrorBranch.Err) {
+		if facts.ErrorBranch == nil || !c.m.Messages().Redelivered(h.Msg) || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.ErrorBranch.Err) {
 			return
 		}
 		d := analysis.Diagnostic{
@@ -171,7 +171,7 @@ func (c *checker) reportReturn(ret *ast.ReturnStmt, h *contract.Handler, b *cont
 // retryable producer's error that was not classified since.
 func (c *checker) check(paths *contract.ErrorPaths, ack contract.AckCall) {
 	facts, ok := paths.At(ack.Call)
-	if !ok || facts.ErrorBranch == nil {
+	if !ok || facts.ErrorBranch == nil || !c.m.Messages().Redelivered(ack.Recv) {
 		return
 	}
 	b := facts.ErrorBranch

@@ -18,6 +18,8 @@ var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages
 	"ackretryable/handlers/svc",
 	"ackretryable/deferred",
 	"ackretryable/helpers/app",
+	"ackretryable/redelivery",
+	"ackretryable/ackers/acks", "ackretryable/ackers/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -68,4 +70,20 @@ func TestDeferred(t *testing.T) {
 func TestHelpers(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "ackretryable/helpers/app")
+}
+
+// TestRedelivery: settlements of messages nothing redelivers (core NATS,
+// ordered and AckNone consumers) are not judged where their origin shows;
+// a durable consumer's are.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackretryable/redelivery")
+}
+
+// TestAckInterfaces: a helper of another package written against an
+// interface of ack methods only (Acker) is a helper that Acks the message
+// passed to it (contract version 3).
+func TestAckInterfaces(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackretryable/ackers/acks", "ackretryable/ackers/app")
 }

@@ -61,6 +61,12 @@
 // which are judged on their own bodies; Nak, NakWithDelay, Term and
 // InProgress.
 //
+// Messages that nothing redelivers (contract version 3) are not judged:
+// those of a core NATS subscription, an ordered, AckNone or read-once
+// ephemeral consumer, where the package shows the origin (see barenak's
+// doc for the shapes followed): an Ack there settles nothing the server
+// would redeliver.
+//
 // Fix: classify the error before acknowledging. With
 // d, ok := RetryDelay(err) (or errors.As into a carrier), NakWithDelay(d)
 // the transient side and Ack or dead-letter the permanent one.

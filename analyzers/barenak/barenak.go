@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -18,18 +20,18 @@ import (
 // Name is the analyzer's name.
 const Name = "barenak"
 
-// FlagStrict is the flag that also reports bare Naks on error paths whose
-// error was never classified.
-const FlagStrict = "strict"
+// FlagUnclassified is the flag that turns off (=false) the report of bare
+// Naks on the error branch of a call whose error was never classified.
+const FlagUnclassified = "unclassified"
 
 // Analyzer is barenak on the default contract model.
 var Analyzer = New(contract.Analyzer)
 
 // Config is barenak's configuration, bound to its flags.
 type Config struct {
-	// Strict reports every bare Nak() on an error path, whatever the
-	// error's origin.
-	Strict bool
+	// Unclassified reports a bare Nak() on the error branch of a call
+	// whose error was never classified (default true).
+	Unclassified bool
 }
 
 // New returns barenak built on model, a contract analyzer, with its own
@@ -44,8 +46,8 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 			c.run()
 		},
 	})
-	a.Flags.BoolVar(&cfg.Strict, FlagStrict, false,
-		"also report every bare Nak() on an error path, whatever the error's origin")
+	a.Flags.BoolVar(&cfg.Unclassified, FlagUnclassified, true,
+		"report a bare Nak() on the error branch of a call whose error was never classified (=false turns it off)")
 	return a
 }
 
@@ -79,7 +81,7 @@ func (c *checker) run() {
 // bare-Naks after its own successful classification is reported inside.
 func (c *checker) checkHelpers() {
 	c.m.Paths().VisitHelperSettles(profile.RetryNow, c.at, func(facts contract.PathFacts, h contract.HelperSettle) {
-		if facts.Transient == nil || facts.ZeroDelay || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.Transient.Err) {
+		if facts.Transient == nil || facts.ZeroDelay || !c.m.Messages().Redelivered(h.Msg) || !contract.HelperSettlesWith(c.pass.TypesInfo, h, facts.Transient.Err) {
 			return
 		}
 		what := "a transient error"
@@ -98,23 +100,56 @@ func (c *checker) checkHelpers() {
 	})
 }
 
-// check reports nak when it is on a transient path (or, with -strict, on
-// an error path) and the delay is not known to be zero.
+// check reports nak when it is on a transient path (or on the error
+// branch of an unclassified call's error) and the delay is not known to be
+// zero.
 func (c *checker) check(paths *contract.ErrorPaths, nak contract.AckCall) {
 	facts, ok := paths.At(nak.Call)
-	if !ok || facts.ZeroDelay {
+	if !ok || facts.ZeroDelay || !c.m.Messages().Redelivered(nak.Recv) {
 		return
 	}
 	switch {
 	case facts.Transient != nil:
 		c.reportTransient(nak, facts.Transient)
-	case c.cfg.Strict && facts.ErrorPath:
-		c.m.Report(c.pass, analysis.Diagnostic{
-			Pos:     nak.Call.Pos(),
-			End:     nak.Call.End(),
-			Message: fmt.Sprintf("bare %s on an error path redelivers at once: look up the error's retry delay and call %s", nak.Method, delayedRetry(nak)),
-		})
+	case c.cfg.Unclassified && facts.Unclassified != nil:
+		c.reportUnclassified(nak, facts.Unclassified)
 	}
+}
+
+// reportUnclassified reports a bare Nak on the error branch of the calls
+// whose error err holds, never classified: in an outage of what those
+// calls reach the message loops up to MaxDeliver at once. A decode's error
+// is poisonack's, and an error whose origin is not a call that failed
+// (a parameter, a context's cancellation) stays quiet.
+func (c *checker) reportUnclassified(nak contract.AckCall, err *types.Var) {
+	if _, decode := c.m.Handlers().DecodeAssignedTo(err, nak.Call.Pos()); decode {
+		return
+	}
+	calls := c.m.Handlers().ErrorCalls(err, nak.Call.Pos())
+	if len(calls) == 0 {
+		return
+	}
+	var names []string
+	var related []analysis.RelatedInformation
+	for _, call := range calls {
+		if _, decode := c.m.Handlers().AsDecode(call); decode {
+			return
+		}
+		name := goast.CalleeText(call.Fun)
+		if name == "" {
+			name = "a function literal"
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+		related = append(related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: "the error " + nak.Method + " retries comes from here"})
+	}
+	c.m.Report(c.pass, analysis.Diagnostic{
+		Pos: nak.Call.Pos(), End: nak.Call.End(),
+		Message: fmt.Sprintf("bare %s on the unclassified error of %s redelivers at once: in an outage of what it calls the message loops up to MaxDeliver; "+
+			"call %s with a backoff (or classify %s first)", nak.Method, strings.Join(names, " or "), delayedRetry(nak), err.Name()),
+		Related: related,
+	})
 }
 
 // reportTransient reports a bare Nak on a transient path, with the

@@ -18,7 +18,8 @@ var testdata = checktest.TestData()
 // barenak.Analyzer without suggested fixes, in one load.
 var batch = checktest.NewBatch(barenak.Analyzer, checktest.StandardPackages("barenak",
 	"barenak/crosspkg/upstream", "barenak/crosspkg/middle", "barenak/crosspkg/downstream",
-	"barenak/strict",
+	"barenak/unclassified", "barenak/unclassified/store",
+	"barenak/redelivery",
 	"barenak/helpers",
 )...)
 
@@ -40,31 +41,45 @@ func TestSuggestedFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, barenak.Analyzer, "barenak/fix")
 }
 
-// TestStrict runs a barenak instance with -strict set; the default
-// Analyzer's configuration is left alone.
-func TestStrict(t *testing.T) {
+// TestUnclassified runs the default check over bare Naks on the error
+// branch of calls whose error was never classified, and their look-alikes.
+func TestUnclassified(t *testing.T) {
 	t.Parallel()
-	a := barenak.New(contract.Analyzer)
-	if err := a.Flags.Set(barenak.FlagStrict, "true"); err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, testdata, a, "barenak/strict")
-	if barenak.Analyzer.Flags.Lookup(barenak.FlagStrict).Value.String() != "false" {
-		t.Error("setting -strict on one instance changed the default Analyzer")
-	}
+	batch.Run(t, "barenak/unclassified", "barenak/unclassified/store")
 }
 
-// TestStrictOffByDefault checks that the strict package's unknown-origin
-// Naks are quiet without the flag.
-func TestStrictOffByDefault(t *testing.T) {
+// TestRedelivery: messages nothing redelivers (core NATS, ordered,
+// AckNone, ephemeral read once) are not judged where their origin shows;
+// durable consumers' and unknown origins' are.
+func TestRedelivery(t *testing.T) {
 	t.Parallel()
-	results := batch.Run(&quiet{T: t}, "barenak/strict")
+	batch.Run(t, "barenak/redelivery")
+}
+
+// TestUnclassifiedOff runs a barenak instance with -unclassified=false:
+// only the transient path of the unclassified package is reported; the
+// default Analyzer's configuration is left alone.
+func TestUnclassifiedOff(t *testing.T) {
+	t.Parallel()
+	a := barenak.New(contract.Analyzer)
+	if err := a.Flags.Set(barenak.FlagUnclassified, "false"); err != nil {
+		t.Fatal(err)
+	}
+	results := analysistest.Run(&quiet{T: t}, testdata, a, "barenak/unclassified")
+	n := 0
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			if strings.Contains(d.Message, "on an error path") {
-				t.Errorf("%s: reported without -strict: %s", r.Pass.Fset.Position(d.Pos), d.Message)
+			n++
+			if strings.Contains(d.Message, "unclassified error") {
+				t.Errorf("%s: reported with -unclassified=false: %s", r.Pass.Fset.Position(d.Pos), d.Message)
 			}
 		}
+	}
+	if n != 1 {
+		t.Errorf("%d diagnostics with -unclassified=false, want the transient path's only", n)
+	}
+	if barenak.Analyzer.Flags.Lookup(barenak.FlagUnclassified).Value.String() != "true" {
+		t.Error("setting -unclassified on one instance changed the default Analyzer")
 	}
 }
 
@@ -81,7 +96,7 @@ func TestDoc(t *testing.T) {
 	if !strings.HasPrefix(title, "barenak: ") || len(title) > 60 || strings.ToLower(title[:1]) != title[:1] {
 		t.Errorf("title %q: want \"barenak: ...\" of at most 60 characters", title)
 	}
-	for _, want := range []string{"-" + barenak.FlagStrict, "BackOff", "NakWithDelay(d)"} {
+	for _, want := range []string{"-" + barenak.FlagUnclassified, "BackOff", "NakWithDelay(d)"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("doc does not mention %s", want)
 		}

@@ -1,5 +1,6 @@
 // Package barenak defines an Analyzer that reports a bare Nak on a
-// transient path, where the error's retry delay is known and dropped.
+// transient path, where the error's retry delay is known and dropped, and
+// on the error branch of a call whose error was never classified.
 //
 // # Analyzer barenak
 //
@@ -58,17 +59,54 @@
 // first is quiet at its calls; its own bare Nak after its own successful
 // classification is reported inside it.
 //
+// Unclassified errors (contract version 3, on by default): a bare Nak() on
+// the error branch of a call's error that was never classified (no
+// errors.Is, errors.As, type switch, comparison or predicate since it was
+// assigned) is reported too: the server redelivers it at once, so in an
+// outage of that dependency the message loops up to MaxDeliver in
+// milliseconds. The message names the call (or calls, when several
+// definitions reach) whose error it is, each a related location; the
+// error is followed back through assignments, %w wraps and errors.Join.
+// Decided where the contract is silent:
+//
+//   - only an error held in a variable whose every reaching definition is
+//     a call's error result (or nil) is judged: an error parameter (the
+//     helper's caller knows its origin), a channel receive, a field or a
+//     fresh errors.New has no call to name and stays quiet;
+//   - a decode's error is poisonack's (its decode-failure path), not
+//     barenak's;
+//   - the error of ctx.Err() or context.Cause is a shutdown: handing the
+//     message back at once is right there;
+//   - the error of an ack method (if err := msg.Ack(); err != nil) is a
+//     failed settlement, not a failing dependency;
+//   - calls of bare-Nak helpers are judged on transient paths only, as
+//     before: the helper's condition says how it treats unclassified
+//     errors, and whether it backs off is the helper's business.
+//
 // Not reported: NakWithDelay with any argument; Nak() where the delay is
 // known to be zero: guarded by d <= 0, d == 0, or the else of d > 0 (the
 // contract maps a zero delay to Nak()), including a later classification
 // of the same, unchanged error after the positive delay was handled
 // (if d, ok := RetryDelay(err); ok && d > 0 { ...; return } followed by
 // if IsRetryable(err) { Nak() }); any other bound, such as
-// d < time.Minute, does not make a bare Nak() right. Nak() for an error of
-// unknown origin that was never classified (an interface method's, a func
-// value's, a parameter) unless -strict. A Nak() that some paths reach as
-// transient and others not: doubtful cases stay quiet. A deferred Nak(),
-// and a Nak() in a function literal, which is judged on its own body.
+// d < time.Minute, does not make a bare Nak() right. A Nak() after a
+// classification of the error that is not a transient one
+// (errors.Is(err, ErrConflict): the code decided that "retry now" is
+// right), and a Nak() off error paths (shutdown, rebalancing). A Nak()
+// that some paths reach as transient and others not: doubtful cases stay
+// quiet. A deferred Nak(), and a Nak() in a function literal, which is
+// judged on its own body.
+//
+// Messages that nothing redelivers (contract version 3) are not judged:
+// those of a core NATS subscription (nc.Subscribe, QueueSubscribe,
+// ChanSubscribe, SubscribeSync), an ordered consumer, an AckNone consumer,
+// an ephemeral consumer created and read once in the same function, and
+// the legacy API's subscriptions with nats.OrderedConsumer() or
+// nats.AckNone(), where the package shows the origin: the same function
+// (through assignments, method calls, receives and range loops), or a
+// function or method of the package registered as such a subscription's
+// handler. Decided: a handler registered from another package, or a
+// message passed on to a helper, shows no origin and is judged as before.
 //
 // Fix: NakWithDelay(d). When the classification bound the delay in scope
 // (d in d, ok := RetryDelay(err), or rd.RetryDelay() after
@@ -78,8 +116,11 @@
 //
 // Options:
 //
-//	-strict   also report every bare Nak() on an error path (an error is
-//	          known to be non-nil), whatever the error's origin
+//	-unclassified   report a bare Nak() on the error branch of a call whose
+//	                error was never classified (default true; =false turns
+//	                it off, .retrylint.yaml: barenak: {unclassified: false}).
+//	                The strict option of earlier versions is gone: this
+//	                replaces it.
 //
 // Across packages: retryable producers and classifiers (delay lookups and
 // predicates) come from the contract model's facts, so a RetryDelay helper

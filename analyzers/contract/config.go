@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
-	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/profile"
@@ -27,6 +26,7 @@ const (
 	FlagTransientPredicate = "transient-predicate-pattern"
 	FlagProfiles           = "profiles"
 	FlagDecodePattern      = "decode-pattern"
+	FlagDecodeFuncs        = "decode-funcs"
 )
 
 // Defaults of the contract's configurable names, as CONTRACT.md states them.
@@ -60,6 +60,8 @@ type Config struct {
 	// Decode matches names of functions and methods that decode a payload
 	// (json.Unmarshal, Decoder.Decode, proto.Unmarshal, decodeOrder).
 	Decode *regexp.Regexp
+	// DecodeFuncs names more payload decoders, as DLQFuncs names writers.
+	DecodeFuncs FuncList
 	// Profiles describe the message libraries: the built-in ones (NATS,
 	// JetStream), then those loaded from files, consulted in order.
 	Profiles []*profile.Profile
@@ -103,41 +105,12 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		"`regexp` over names of bool predicates that report retry intent (default "+DefaultTransientPredicate+")")
 	fs.Var(regexpValue{&c.Decode}, FlagDecodePattern,
 		"`regexp` over names of functions and methods that decode a message's payload (default "+DefaultDecodePattern+")")
-	fs.Var(profileFiles{&c.Profiles}, FlagProfiles,
+	fs.Var(dlq.OptionList{FuncList: &c.DecodeFuncs, Option: FlagDecodeFuncs}, FlagDecodeFuncs,
+		"comma-separated `functions` that decode a message's payload: import/path.Func or import/path.Type.Method")
+	fs.Var(profile.FilesValue{Profiles: &c.Profiles}, FlagProfiles,
 		"comma-separated JSON `files` describing more message libraries (package profile), after the built-in NATS and JetStream")
 	fs.Var(&c.Exclude, FlagExclude,
 		"comma-separated path `globs` (** for any directories) of files no check reports on; a relative glob matches at any depth")
-}
-
-// profileFiles is the list of profile files, as a flag: setting it loads
-// and validates each file and puts its profiles after the built-in ones.
-type profileFiles struct{ profiles *[]*profile.Profile }
-
-func (v profileFiles) String() string {
-	if v.profiles == nil {
-		return ""
-	}
-	var names []string
-	for _, p := range *v.profiles {
-		names = append(names, p.Name)
-	}
-	return strings.Join(names, ",")
-}
-
-func (v profileFiles) Set(s string) error {
-	out := profile.Builtin()
-	for path := range strings.SplitSeq(s, ",") {
-		if path = strings.TrimSpace(path); path == "" {
-			continue
-		}
-		p, err := profile.Load(path)
-		if err != nil {
-			return err
-		}
-		out = append(out, p)
-	}
-	*v.profiles = out
-	return nil
 }
 
 // SetOption sets one option by flag name from its string form; the

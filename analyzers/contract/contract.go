@@ -96,7 +96,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	if len(carriers) > 0 {
 		pass.ExportPackageFact(&carrierTypesFact{Types: carriers})
 	}
-	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs)
+	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs, m.files)
 	m.gate = m.gateOf(decls, importsCarrier(pass))
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && handlers.IsCandidate(m.info, m.msgs, d) })
 	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.gate.MayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
@@ -113,7 +113,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 		Msgs: m.msgs, DLQ: m.dlq, Defs: m.defs, CallsOf: m.callsOf, DeclByFn: m.declByFn, Decls: decls, Lits: m.syn.Lits,
 	})
 	hd, err := handlers.Build(handlers.Inputs{
-		Fset: m.fset, Info: m.info, Pkg: m.pkg, Decode: cfg.Decode, MaySettle: m.gate.MaySettle, MayHandle: m.mayHandle,
+		Fset: m.fset, Info: m.info, Pkg: m.pkg, Decode: cfg.Decode, DecodeFuncs: cfg.DecodeFuncs, MaySettle: m.gate.MaySettle, MayHandle: m.mayHandle,
 		Infer: infer, Imported: m.imported.handlers, Syn: m.syn, Msgs: m.msgs, DLQ: m.dlq, Set: m.set, Defs: m.defs,
 		ReturnsOf: m.returnsOf, DeclByFn: m.declByFn, Decls: decls,
 	})

@@ -40,12 +40,17 @@
 //     stay unknown;
 //   - messages, from the message-library profiles: *nats.Msg,
 //     jetstream.Msg and any type with Ack() error and Nak() error or
-//     Term() error; more libraries from profile files (-profiles);
+//     Term() error, and, as a helper's parameter type, an interface of
+//     ack methods only (Acker); more libraries from profile files
+//     (-profiles);
 //   - DLQ writes and the functions that make one on some path
 //     (-dlq-pattern, -dlq-subject-pattern, -dlq-funcs, //retrylint:dlq);
 //   - the effects of helpers: which settlement (done, retry now, retry
 //     later, terminate) a function makes of which message parameter, on
 //     some path (a fact of each helper);
+//   - messages that nothing redelivers (Messages().Redelivered): a core
+//     NATS subscription's, an ordered, AckNone or read-once ephemeral
+//     consumer's, where the package shows the origin (profile data);
 //   - transient-path classifiers, and Go 1.26's errors.AsType as a
 //     classification like errors.As;
 //   - functions that never return (panic, os.Exit, log.Fatal, testing's
@@ -70,6 +75,8 @@
 //	-dlq-pattern REGEXP            default (?i)(dlq|dead_?letter)
 //	-dlq-subject-pattern REGEXP    default (?i)(dlq|dead[._-]?letter)
 //	-dlq-funcs LIST                import/path.Func or import/path.Type.Method, comma-separated
+//	-decode-pattern REGEXP         default (?i)(unmarshal|decode)
+//	-decode-funcs LIST             more payload decoders beside the built-in table, as dlq-funcs
 //	-transient-predicate-pattern   default (?i)^(is)?(retryable|retriable|transient|temporary)
 //	-profiles FILES                JSON message-library profiles, comma-separated (package profile)
 //

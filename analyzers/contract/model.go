@@ -100,6 +100,9 @@ func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) { pass.Report
 // (dlq-funcs).
 func (m *Model) DLQFuncs() []FuncName { return m.cfg.DLQFuncs }
 
+// DecodeFuncs returns the configured payload decoders (decode-funcs).
+func (m *Model) DecodeFuncs() []FuncName { return m.cfg.DecodeFuncs }
+
 // DelayExpr returns the source text of the delay a transient path's
 // classification bound, when it is in scope at pos: "d", or
 // "rd.RetryDelay()" for a carrier variable; "" otherwise.

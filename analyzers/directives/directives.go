@@ -66,12 +66,13 @@ func New(model *analysis.Analyzer, checkers []*analysis.Analyzer) *analysis.Anal
 				}
 			}
 			reportMissingDLQFuncs(pass, m.DLQFuncs())
+			reportMissingDLQFuncs(pass, m.DecodeFuncs())
 			return nil, nil
 		},
 	}
 }
 
-// reportMissingDLQFuncs reports the dlq-funcs entries that belong to the
+// reportMissingDLQFuncs reports the dlq-funcs (or decode-funcs) entries that belong to the
 // package but name no function or method of it: a typo there silently
 // hides findings. The report stands at the package clause of the
 // package's first file (an entry of the configuration has no place in the
@@ -87,8 +88,8 @@ func reportMissingDLQFuncs(pass *analysis.Pass, funcs []contract.FuncName) {
 	})
 	for _, f := range funcs {
 		if f.PkgPath == pass.Pkg.Path() && !contract.Declares(pass.Pkg, f) {
-			pass.Reportf(first.Package, "dlq-funcs entry %s (%s) names no %s of package %s: a typo hides findings; correct or remove the entry",
-				f, f.Where(), f.Describe(), pass.Pkg.Name())
+			pass.Reportf(first.Package, "%s entry %s (%s) names no %s of package %s: a typo hides findings; correct or remove the entry",
+				f.OptionName(), f, f.Where(), f.Describe(), pass.Pkg.Name())
 		}
 	}
 }

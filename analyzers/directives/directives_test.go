@@ -60,6 +60,15 @@ func TestMissingDLQFuncs(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), all[len(all)-1], "directives/dlqfuncs")
 }
 
+// TestMissingDecodeFuncs: decode-funcs entries are judged as dlq-funcs
+// entries are, and the report names the option.
+func TestMissingDecodeFuncs(t *testing.T) {
+	all := suite.All()
+	setFlag(t, contract.Analyzer, contract.FlagDecodeFuncs,
+		"directives/decodefuncs.Codec.Open,directives/decodefuncs.unwrap,directives/decodefuncs.Codec.Opne,example.com/other.Missing")
+	analysistest.Run(t, checktest.TestData(), all[len(all)-1], "directives/decodefuncs")
+}
+
 // TestUnknownCheckNames: a check list with a name that is no check is
 // reported, and plain reasons stay reasons (see checks' checkList).
 func TestUnknownCheckNames(t *testing.T) {

@@ -105,7 +105,12 @@ func reportForeign(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 
 // spec orders Acks against DLQ writes.
 var spec = &ordering.Spec{
-	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) { return m.Settle().AsAck(call) },
+	// An Ack of a message nothing redelivers (a core NATS subscription's,
+	// an ordered or AckNone consumer's) settles nothing: not judged.
+	Settle: func(m *contract.Model, call *ast.CallExpr) (contract.SettleCall, bool) {
+		s, ok := m.Settle().AsAck(call)
+		return s, ok && m.Messages().RedeliveredVars(s.Msgs)
+	},
 	Bodies: func(m *contract.Model) []*ast.BlockStmt {
 		return slices.Concat(m.Paths().AckBodies(), m.Handlers().HandlerBodies())
 	},

@@ -14,6 +14,7 @@ var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages
 	"dlqunchecked/handlers",
 	"dlqunchecked/v3/kvstore",
 	"dlqunchecked/v3/unconfirmed",
+	"dlqunchecked/redelivery",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -53,4 +54,12 @@ func TestContractV3Writes(t *testing.T) {
 func TestContractV3Unconfirmed(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "dlqunchecked/v3/unconfirmed")
+}
+
+// TestRedelivery: settlements of messages nothing redelivers (core NATS,
+// ordered and AckNone consumers) are not judged where their origin shows;
+// a durable consumer's are.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/redelivery")
 }

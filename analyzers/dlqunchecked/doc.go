@@ -53,6 +53,12 @@
 // not counted yet: whether such a helper Acks at a call depends on the
 // error it is given, which the contract model does not track yet.
 //
+// Messages that nothing redelivers (contract version 3) are not judged:
+// those of a core NATS subscription, an ordered, AckNone or read-once
+// ephemeral consumer, where the package shows the origin (see barenak's
+// doc for the shapes followed): an Ack there settles nothing the server
+// would redeliver.
+//
 // Fix: write the DLQ first and check its error; on failure NakWithDelay
 // and return; Ack (or Term) only after a successful write:
 //

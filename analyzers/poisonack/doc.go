@@ -27,17 +27,43 @@
 // error result), and the registering package reports them, with the
 // registration as a related location.
 //
-// A decode is a call that returns an error, whose name matches the decode
-// pattern (-retrycontract.decode-pattern, default (?i)(unmarshal|decode):
-// json.Unmarshal, Decoder.Decode, proto.Unmarshal, protojson.Unmarshal,
-// xml.Unmarshal, a decodeOrder of the service's own), and that takes the
-// message's payload (msg.Data(), msg.Data, a variable holding it, a slice
-// or conversion of it, a reader or decoder over it: bytes.NewReader,
-// strings.NewReader, bufio.NewReader, json.NewDecoder). The settled
+// A decode is a call that returns an error, that is a decoder, and that
+// takes the message's payload (msg.Data(), msg.Data, a variable holding
+// it, a slice or conversion of it, a reader or decoder over it:
+// bytes.NewReader, strings.NewReader, bufio.NewReader, json.NewDecoder,
+// the table's libraries' NewDecoder, csv.NewReader). The decoders
+// (contract version 3) are a table by import path and name: encoding/json,
+// encoding/xml, encoding/gob, encoding/csv reads, protobuf's proto,
+// protojson and prototext, github.com/golang/protobuf/proto, msgpack v5,
+// cbor v2, hamba avro v2, goavro v2's NativeFromBinary, yaml.v3,
+// sigs.k8s.io/yaml, BurntSushi toml, json-iterator, sonic, goccy go-json,
+// segmentio's encoding/json, and CloudEvents' binding.ToEvent (of a
+// protocol message built from the message) and event.DataAs (of the event
+// it returned); a message profile's decode methods ("decode" in a profile
+// file); the functions of -retrycontract.decode-funcs (the form of
+// dlq-funcs, and checked alike: an entry that names nothing in a loaded
+// package stops the command line, and the retrylint meta check reports
+// it); and any function or method whose name matches the decode pattern
+// (-retrycontract.decode-pattern, default (?i)(unmarshal|decode): a
+// decodeOrder of the service's own). Decided: the pattern still applies
+// to every package, the table's included, as in version 2; the table adds
+// what no name says. Other calls of the table's libraries over the
+// payload (cbor.Wellformed, DecMode.Valid, an encode) are not decodes. The settled
 // message must be the decoded one (or either is unknown). The path is the
 // body of the if statement that tests the decode's error (err != nil, or
 // the else of err == nil), the error held in the if's init or in a
 // variable the decode assigned.
+//
+// Messages that nothing redelivers (contract version 3) are not judged:
+// those of a core NATS subscription (nc.Subscribe, QueueSubscribe,
+// ChanSubscribe, SubscribeSync), an ordered consumer, an AckNone consumer,
+// an ephemeral consumer created and read once in the same function, and
+// the legacy API's subscriptions with nats.OrderedConsumer() or
+// nats.AckNone(), where the package shows the origin: the same function
+// (through assignments, method calls, receives and range loops), or a
+// function or method of the package registered as such a subscription's
+// handler. Decided: a handler registered from another package, or a
+// message passed on to a helper, shows no origin and is judged as before.
 //
 // Not reported: NakWithDelay (any delay); an Ack or Term on a path that
 // also writes the DLQ, before or after it (when the order or the check is

@@ -244,6 +244,9 @@ func isNil(info *types.Info, e ast.Expr) bool {
 // Ack is dlqunchecked's, a Term before the write termbeforedlq's (one
 // defect, one report).
 func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *contract.Handler) {
+	if !c.m.Messages().RedeliveredVars(dec.Msgs) {
+		return // a message nothing redelivers: an Ack or Nak there settles nothing
+	}
 	wrote := c.branchWrites(branch)
 	inspectCalls(branch, func(call *ast.CallExpr) {
 		*c.at = call.Pos()

@@ -1,6 +1,7 @@
 package poisonack_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -16,6 +17,8 @@ var batch = checktest.NewBatch(poisonack.Analyzer, checktest.StandardPackages("p
 	"poisonack/crosspkg/worker", "poisonack/nodlq",
 	"poisonack/handlers",
 	"poisonack/foreign/orders",
+	"poisonack/decoders",
+	"poisonack/redelivery",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -57,4 +60,52 @@ func TestPayloadFacts(t *testing.T) {
 func TestForeignHandlerFacts(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "poisonack/foreign/orders")
+}
+
+// TestDecoderTable runs the check over the decoders of the contract's
+// table (msgpack, cbor, yaml.v3, goavro, CloudEvents) and the other calls
+// of the same libraries, which stay quiet.
+func TestDecoderTable(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "poisonack/decoders")
+}
+
+// TestDecodeFuncs runs the check with a decoder named in decode-funcs,
+// whose name matches no pattern; without it the package is quiet.
+func TestDecodeFuncs(t *testing.T) {
+	t.Parallel()
+	cfg := contract.DefaultConfig()
+	if err := cfg.SetOption(contract.FlagDecodeFuncs, "poisonack/configured/codec.Open"); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, checktest.TestData(), poisonack.New(contract.New(cfg)), "poisonack/configured")
+	for _, r := range analysistest.Run(&quiet{T: t}, checktest.TestData(), poisonack.Analyzer, "poisonack/configured") {
+		if len(r.Diagnostics) > 0 {
+			t.Errorf("without decode-funcs: %s", r.Diagnostics[0].Message)
+		}
+	}
+}
+
+// quiet swallows analysistest's complaints about unmatched want comments.
+type quiet struct{ *testing.T }
+
+func (q *quiet) Errorf(format string, args ...any) {}
+
+// TestProfileDecode runs the check with the quemq profile, whose Bind
+// decodes a delivery's body.
+func TestProfileDecode(t *testing.T) {
+	t.Parallel()
+	cfg := contract.DefaultConfig()
+	if err := cfg.SetOption(contract.FlagProfiles, filepath.Join(checktest.TestData(), "src", "quemq", "profile.json")); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, checktest.TestData(), poisonack.New(contract.New(cfg)), "poisonack/profile")
+}
+
+// TestRedelivery: settlements of messages nothing redelivers (core NATS,
+// ordered and AckNone consumers) are not judged where their origin shows;
+// a durable consumer's are.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "poisonack/redelivery")
 }

@@ -55,6 +55,10 @@ type Profile struct {
 	// Payload names the methods or fields of a message that give its
 	// payload (Data): what a decode of the payload takes.
 	Payload []string `json:"payload,omitempty"`
+	// Decode names the methods of a message that decode its payload into
+	// a value (msg.Decode(&v) error): their error branch is a
+	// decode-failure path, as json.Unmarshal's of the payload is.
+	Decode []string `json:"decode,omitempty"`
 	// Packages are the library's import paths: their calls other than
 	// publishes never write a dead-letter queue.
 	Packages []string `json:"packages"`
@@ -83,6 +87,9 @@ type Profile struct {
 	// an async DLQ write is unconfirmed until one of them runs.
 	Async []string `json:"async,omitempty"`
 	Await []string `json:"await,omitempty"`
+	// Redelivery names where messages come from that nothing redelivers
+	// (redelivery.go). Optional.
+	Redelivery *Redelivery `json:"redelivery,omitempty"`
 }
 
 // Method returns the name of the (first, by name) method of p that
@@ -134,6 +141,44 @@ func (p *Profile) Validate() error {
 			return fmt.Errorf("profile %s: publish, store or await name %q is not a Go name", p.Name, name)
 		}
 	}
+	for _, name := range p.Decode {
+		if !token.IsIdentifier(name) {
+			return fmt.Errorf("profile %s: decode %q is not a Go method name", p.Name, name)
+		}
+	}
+	return nil
+}
+
+// FilesValue is the list of profile files, as a flag.Value over
+// *profiles: setting it loads and validates each file (comma-separated)
+// and puts its profiles after the built-in ones.
+type FilesValue struct{ Profiles *[]*Profile }
+
+func (v FilesValue) String() string {
+	if v.Profiles == nil {
+		return ""
+	}
+	var names []string
+	for _, p := range *v.Profiles {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// Set loads the profiles of the comma-separated files of s.
+func (v FilesValue) Set(s string) error {
+	out := Builtin()
+	for path := range strings.SplitSeq(s, ",") {
+		if path = strings.TrimSpace(path); path == "" {
+			continue
+		}
+		p, err := Load(path)
+		if err != nil {
+			return err
+		}
+		out = append(out, p)
+	}
+	*v.Profiles = out
 	return nil
 }
 
@@ -198,6 +243,7 @@ var NATS = &Profile{
 	BufferedPublish: []string{"Publish", "PublishMsg", "PublishRequest"},
 	Async:           natsAsync,
 	Await:           natsAwait,
+	Redelivery:      natsRedelivery,
 }
 
 // JetStream is github.com/nats-io/nats.go/jetstream's Msg interface.
@@ -212,6 +258,7 @@ var JetStream = &Profile{
 	Store:      natsStore,
 	Async:      natsAsync,
 	Await:      natsAwait,
+	Redelivery: jetStreamRedelivery,
 }
 
 // Builtin returns the built-in profiles, in the order they are consulted.

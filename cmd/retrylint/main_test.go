@@ -177,6 +177,7 @@ func TestExitStatusAndErrors(t *testing.T) {
 		want string // on stderr, one line
 	}{
 		{"unknown flag", []string{"-no-such-flag", "./examples/..."}, 2, "flag provided but not defined: -no-such-flag"},
+		{"removed flag", []string{"-barenak.strict", "./examples/..."}, 2, "barenak.strict was removed: bare Naks on unclassified errors are reported by default now; set barenak.unclassified: false (flag -barenak.unclassified=false)"},
 		{"bad regexp", []string{"-retrycontract.dlq-pattern=(dlq", "./examples/..."}, 2, "invalid regexp"},
 		{"bad function name", []string{"-retrycontract.dlq-funcs=deadLetter", "./examples/..."}, 2, "malformed function name"},
 		{"missing package", []string{"./no/such/dir/..."}, 1, "retrylint:"},
@@ -910,7 +911,7 @@ func TestConfigFile(t *testing.T) {
 		t.Errorf("the command line wins: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	other := filepath.Join(t.TempDir(), "other.yaml")
-	if err := os.WriteFile(other, []byte("barenak:\n  strict: true\n"), 0o644); err != nil {
+	if err := os.WriteFile(other, []byte("barenak:\n  unclassified: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := runIn(t, dir, binary, "-config", other, "./...")
@@ -958,6 +959,29 @@ func TestDLQFuncsMustExist(t *testing.T) {
 	// the package that should declare it, with the file's line.
 	vet := runIn(t, dir, "go", "vet", "-vettool="+binary, "./...")
 	if want := "fixdemo.go:1:1: dlq-funcs entry fixdemo.TempErr.Park (" + cfg + ":2) names no method TempErr.Park of package fixdemo"; vet.code == 0 || !strings.Contains(vet.stderr, want) {
+		t.Errorf("go vet: exit %d, stderr %q, want %q", vet.code, vet.stderr, want)
+	}
+}
+
+// TestDecodeFuncsMustExist: decode-funcs entries are checked as dlq-funcs
+// entries are, from a flag or the configuration file.
+func TestDecodeFuncsMustExist(t *testing.T) {
+	t.Parallel()
+	dir := fixModule(t)
+	r := runIn(t, dir, binary, "-retrycontract.decode-funcs=fixdemo.Missing,fixdemo.TempErr.Error", "./...")
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "-retrycontract.decode-funcs names what does not exist") ||
+		!strings.Contains(r.stderr, "fixdemo.Missing (-retrycontract.decode-funcs): no function Missing in fixdemo") {
+		t.Errorf("flag: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("retrycontract:\n  decode-funcs: [fixdemo.TempErr.Park]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, ".retrylint.yaml")
+	if r := runIn(t, dir, binary, "./..."); r.code != 2 || !strings.Contains(r.stderr, "fixdemo.TempErr.Park ("+cfg+":2): no method TempErr.Park in fixdemo") {
+		t.Errorf("file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	vet := runIn(t, dir, "go", "vet", "-vettool="+binary, "./...")
+	if want := "fixdemo.go:1:1: decode-funcs entry fixdemo.TempErr.Park (" + cfg + ":2) names no method TempErr.Park of package fixdemo"; vet.code == 0 || !strings.Contains(vet.stderr, want) {
 		t.Errorf("go vet: exit %d, stderr %q, want %q", vet.code, vet.stderr, want)
 	}
 }

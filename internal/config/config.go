@@ -11,7 +11,7 @@
 //	  dlq-funcs: [example.com/bus.Sink.Park]
 //	  dlq-pattern: "(?i)(dlq|parking)"
 //	barenak:
-//	  strict: true
+//	  unclassified: false
 //	  exclude: [internal/legacy]
 //	disable: [poisonack]
 //	exclude: [gen/**, "**/*_mock.go"]
@@ -22,7 +22,7 @@
 // nothing is stale.
 //
 // A file is turned into command-line arguments (-retrycontract.dlq-funcs=...,
-// -barenak.strict=true, -poisonack=false) that go before the user's own,
+// -barenak.unclassified=false, -poisonack=false) that go before the user's own,
 // so that flags given on the command line win. Every error names the
 // file and line: an unknown analyzer or option, a value of the wrong kind,
 // a value the option refuses. Relative paths of retrycontract's profiles
@@ -153,6 +153,9 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 		for j := 0; j+1 < len(value.Content); j += 2 {
 			opt, v := value.Content[j], value.Content[j+1]
 			f := a.Flags.Lookup(opt.Value)
+			if err := Removed(a.Name, opt.Value); f == nil && err != nil {
+				return nil, at(opt, "%v", err)
+			}
 			if f == nil {
 				return nil, at(opt, "%s has no option %q (options: %s)", a.Name, opt.Value, strings.Join(options(a), ", "))
 			}
@@ -177,7 +180,7 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 			if err := check(a, f, text); err != nil {
 				return nil, at(v, "%s.%s: %v", a.Name, opt.Value, err)
 			}
-			if a.Name == contract.Name && opt.Value == contract.FlagDLQFuncs {
+			if a.Name == contract.Name && (opt.Value == contract.FlagDLQFuncs || opt.Value == contract.FlagDecodeFuncs) {
 				text = withOrigins(path, v)
 			}
 			args = append(args, "-"+a.Name+"."+opt.Value+"="+text)
@@ -245,7 +248,7 @@ func excludeGlobs(path string, v *yaml.Node, at func(*yaml.Node, string, ...any)
 	return strings.Join(out, ","), nil
 }
 
-// withOrigins returns the dlq-funcs entries of v as flag text, each with
+// withOrigins returns the dlq-funcs (or decode-funcs) entries of v as flag text, each with
 // the file and line that named it (import/path.Func@file:line), for the
 // message that reports an entry naming nothing (the meta check, and the
 // command line's check before analysis).
@@ -341,6 +344,9 @@ func Apply(args []string, analyzers []*analysis.Analyzer) (disabled []string, er
 				disabled = append(disabled, name)
 			}
 		default:
+			if err := Removed(name, opt); err != nil && a.Flags.Lookup(opt) == nil {
+				return disabled, err
+			}
 			if err := a.Flags.Set(opt, value); err != nil {
 				return disabled, fmt.Errorf("%s.%s: %w", name, opt, err)
 			}

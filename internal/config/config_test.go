@@ -26,7 +26,7 @@ retrycontract:
   dlq-funcs: [example.com/bus.Sink.Park, example.com/bus.Park]
   dlq-pattern: "(?i)(dlq|parking)"
 barenak:
-  strict: true
+  unclassified: false
 disable: [poisonack, retrylint]
 `)
 	args, err := config.Args(p, suite.Roots())
@@ -38,7 +38,7 @@ disable: [poisonack, retrylint]
 	want := []string{
 		"-retrycontract.dlq-funcs=example.com/bus.Sink.Park@" + p + ":3,example.com/bus.Park@" + p + ":3",
 		"-retrycontract.dlq-pattern=(?i)(dlq|parking)",
-		"-barenak.strict=true",
+		"-barenak.unclassified=false",
 		"-poisonack=false",
 		"-retrylint=false",
 	}
@@ -47,12 +47,31 @@ disable: [poisonack, retrylint]
 	}
 }
 
+// TestDecodeFuncsOrigins: decode-funcs entries carry the place that named
+// them, as dlq-funcs entries do, and are validated alike.
+func TestDecodeFuncsOrigins(t *testing.T) {
+	p := write(t, t.TempDir(), "retrycontract:\n  decode-funcs: [example.com/codec.Open, example.com/codec.Envelope.Unseal]\n")
+	args, err := config.Args(p, suite.Roots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"-retrycontract.decode-funcs=example.com/codec.Open@" + p + ":2,example.com/codec.Envelope.Unseal@" + p + ":2"}
+	if !slices.Equal(args, want) {
+		t.Fatalf("Args =\n%q\nwant\n%q", args, want)
+	}
+	bad := write(t, t.TempDir(), "retrycontract:\n  decode-funcs: [notaname]\n")
+	if _, err := config.Args(bad, suite.Roots()); err == nil || !strings.Contains(err.Error(), bad+":2: retrycontract.decode-funcs: ") {
+		t.Errorf("malformed entry: %v", err)
+	}
+}
+
 // TestBadFiles: each kind of bad file is an error naming the file and line.
 func TestBadFiles(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"bogus: 1\n", `:1: unknown key "bogus"`},
-		{"barenak:\n  strikt: true\n", `:2: barenak has no option "strikt" (options: exclude, strict)`},
-		{"barenak:\n  strict: maybe\n", `:2: barenak.strict: `},
+		{"barenak:\n  strikt: true\n", `:2: barenak has no option "strikt" (options: exclude, unclassified)`},
+		{"barenak:\n  unclassified: maybe\n", `:2: barenak.unclassified: `},
+		{"barenak:\n  strict: true\n", `:2: barenak.strict was removed: bare Naks on unclassified errors are reported by default now; set barenak.unclassified: false`},
 		{"retrycontract:\n  dlq-pattern: \"([\"\n", `:2: retrycontract.dlq-pattern: `},
 		{"retrycontract:\n  dlq-funcs: [notaname]\n", `:2: retrycontract.dlq-funcs: `},
 		{"disable: [barenek]\n", `:1: disable: no analyzer named "barenek"`},
@@ -79,7 +98,7 @@ func TestFind(t *testing.T) {
 		// A file above the temporary directory is the machine's, not ours.
 		t.Logf("found %s outside the test tree", got)
 	}
-	p := write(t, root, "barenak:\n  strict: true\n")
+	p := write(t, root, "barenak:\n  unclassified: false\n")
 	if got := config.Find(sub); got != p {
 		t.Fatalf("Find(%s) = %q, want %q", sub, got, p)
 	}

@@ -14,9 +14,21 @@ import (
 // command line or the configuration file) that name a function or method
 // absent from a package that was loaded: a typo there would otherwise
 // silently hide findings. An entry whose package was not loaded is not
-// judged: it may belong to a build this run does not see.
-func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) []string {
-	funcs := dlqFuncsOf(analyzers)
+// judged: it may belong to a build this run does not see. When every
+// dlq-funcs entry exists, it returns the missing decode-funcs entries, with
+// that option's name.
+func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) (missing []string, option string) {
+	for _, option := range []string{contract.FlagDLQFuncs, contract.FlagDecodeFuncs} {
+		if missing := missingFuncs(funcsOf(analyzers, option), pkgs); len(missing) > 0 {
+			return missing, option
+		}
+	}
+	return nil, ""
+}
+
+// missingFuncs returns the entries of funcs that name a function or
+// method absent from a loaded package.
+func missingFuncs(funcs contract.FuncList, pkgs []*packages.Package) []string {
 	if len(funcs) == 0 {
 		return nil
 	}
@@ -37,17 +49,25 @@ func missingDLQFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) [
 	return missing
 }
 
-// dlqFuncsOf returns the entries of -retrycontract.dlq-funcs.
-func dlqFuncsOf(analyzers []*analysis.Analyzer) contract.FuncList {
+// funcsOf returns the entries of -retrycontract.<option>, a list of
+// functions (dlq-funcs, decode-funcs).
+func funcsOf(analyzers []*analysis.Analyzer, option string) contract.FuncList {
 	for _, a := range analyzers {
 		if a.Name != contract.Name {
 			continue
 		}
-		if f := a.Flags.Lookup(contract.FlagDLQFuncs); f != nil {
-			if funcs, ok := f.Value.(*contract.FuncList); ok && funcs != nil {
-				return *funcs
+		if f := a.Flags.Lookup(option); f != nil {
+			if funcs, ok := f.Value.(interface{ Funcs() contract.FuncList }); ok {
+				return funcs.Funcs()
 			}
 		}
 	}
 	return nil
+}
+
+// hasMissingFuncs reports whether a dlq-funcs or decode-funcs entry names
+// what does not exist.
+func hasMissingFuncs(analyzers []*analysis.Analyzer, pkgs []*packages.Package) bool {
+	missing, _ := missingDLQFuncs(analyzers, pkgs)
+	return len(missing) > 0
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/internal/config"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -212,6 +213,11 @@ func (r *runner) parse(args []string) (patterns []string, status int, ok bool) {
 			r.printHelp(r.stderr)
 			return nil, ExitClean, false
 		}
+		if name, opt, ok := strings.Cut(strings.TrimPrefix(err.Error(), "flag provided but not defined: -"), "."); ok {
+			if removed := config.Removed(name, opt); removed != nil {
+				err = removed
+			}
+		}
 		return nil, r.fail(ExitUsage, "%v (run '%s help' for the flags)", err, r.progname), false
 	}
 	set := make(map[string]bool)
@@ -357,9 +363,9 @@ func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outco
 	if len(pkgs) == 0 {
 		return nil, r.failEmpty(ExitFailure, "no packages match %s", strings.Join(patterns, " ")), false
 	}
-	if missing := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
+	if missing, option := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
 		return nil, r.failEmpty(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
-			contract.Name, contract.FlagDLQFuncs, strings.Join(missing, "; ")), false
+			contract.Name, option, strings.Join(missing, "; ")), false
 	}
 	l := triage(pkgs)
 	graph, err := checker.Analyze(r.selected(), l.roots, nil)

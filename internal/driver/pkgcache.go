@@ -449,7 +449,7 @@ func (r *runner) analyzeMisses(c *pkgCache, cfg *packages.Config, misses []*pack
 		return nil, false
 	}
 	l := triage(pkgs)
-	if len(l.notices) > 0 || len(l.typeErrs) > 0 || len(missingDLQFuncs(r.analyzers, pkgs)) > 0 {
+	if len(l.notices) > 0 || len(l.typeErrs) > 0 || hasMissingFuncs(r.analyzers, pkgs) {
 		return nil, false
 	}
 	roots := slices.DeleteFunc(l.roots, func(p *packages.Package) bool { return !want[p.ID] })

@@ -1,7 +1,7 @@
 // Package quemq is a made-up message library whose ack methods have other
 // names than NATS's: Accept (done), Requeue (retry now), RequeueAfter
-// (retry later), Discard (terminate), Touch (in progress). profile.json
-// describes it to retrylint.
+// (retry later), Discard (terminate), Touch (in progress); Bind decodes
+// the body. profile.json describes it to retrylint.
 package quemq
 
 import "time"
@@ -17,6 +17,9 @@ func (d *Delivery) Requeue() error                         { return nil }
 func (d *Delivery) RequeueAfter(delay time.Duration) error { return nil }
 func (d *Delivery) Discard(reason string) error            { return nil }
 func (d *Delivery) Touch() error                           { return nil }
+
+// Bind decodes the delivery's body into v (the profile's decode method).
+func (d *Delivery) Bind(v any) error { return nil }
 
 // Client sends messages to topics.
 type Client struct{}

@@ -9,7 +9,10 @@ import (
 
 // FlagText is how messages name the dlq-funcs flag (contract's
 // -retrycontract.dlq-funcs; a test keeps the two equal).
-const FlagText = "-retrycontract.dlq-funcs"
+const FlagText = flagPrefix + "dlq-funcs"
+
+// flagPrefix is how the command line prefixes the contract's options.
+const flagPrefix = "-retrycontract."
 
 // FuncName is a fully qualified function or method: PkgPath.Name or
 // PkgPath.Recv.Name, and where it was configured.
@@ -22,6 +25,9 @@ type FuncName struct {
 	// entry (import/path.Func@file:line) rather than in a table beside the
 	// configuration, so that every driver reports the same place.
 	Origin string
+	// Option is the option that named it (decode-funcs), empty for
+	// dlq-funcs.
+	Option string
 }
 
 func (f FuncName) String() string {
@@ -82,13 +88,24 @@ func (f FuncName) Describe() string {
 	return "function " + f.Name
 }
 
-// Where says where a dlq-funcs entry was configured: the place in a
+// Where says where an entry was configured: the place in a
 // configuration file, or the flag.
 func (f FuncName) Where() string {
 	if f.Origin != "" {
 		return f.Origin
 	}
+	if f.Option != "" {
+		return flagPrefix + f.Option
+	}
 	return FlagText
+}
+
+// OptionName is the option that named f: dlq-funcs or decode-funcs.
+func (f FuncName) OptionName() string {
+	if f.Option != "" {
+		return f.Option
+	}
+	return "dlq-funcs"
 }
 
 // FuncList is a comma-separated list of FuncNames, usable as a flag.Value.
@@ -119,6 +136,28 @@ func (l *FuncList) Set(s string) error {
 		out = append(out, f)
 	}
 	*l = out
+	return nil
+}
+
+// Funcs returns the list (the drivers read every list option alike).
+func (l *FuncList) Funcs() FuncList { return *l }
+
+// OptionList is a FuncList set by an option other than dlq-funcs, as a
+// flag.Value: each entry remembers the option, for the message that
+// reports an entry naming nothing.
+type OptionList struct {
+	*FuncList
+	Option string
+}
+
+// Set replaces the list, each entry marked with the option.
+func (l OptionList) Set(s string) error {
+	if err := l.FuncList.Set(s); err != nil {
+		return err
+	}
+	for i := range *l.FuncList {
+		(*l.FuncList)[i].Option = l.Option
+	}
 	return nil
 }
 

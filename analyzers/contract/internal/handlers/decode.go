@@ -12,43 +12,61 @@ import (
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
-// Decoding the payload (CONTRACT.md version 2): a call that returns an
-// error and takes a message's payload, or a value derived from it, and
-// whose name matches Config.Decode (json.Unmarshal, Decoder.Decode,
-// proto.Unmarshal, a decodeOrder of the service's own). Its error branch
-// is the decode-failure path.
+// Decoding the payload (CONTRACT.md versions 2 and 3): a call that
+// returns an error and takes a message's payload, or a value derived from
+// it, and that is a decoder (decoders.go: the table by import path and
+// name, decode-funcs, the name pattern for other packages, a profile's
+// decode methods). Its error branch is the decode-failure path.
 
-// readerFuncs wrap a payload without changing what it is.
-var readerFuncs = [][2]string{
-	{"bytes", "NewReader"}, {"bytes", "NewBuffer"}, {"bytes", "NewBufferString"}, {"strings", "NewReader"},
-	{"bufio", "NewReader"}, {"io", "NopCloser"}, {"io", "LimitReader"},
-	{"encoding/json", "NewDecoder"}, {"encoding/xml", "NewDecoder"}, {"encoding/gob", "NewDecoder"},
-}
-
-// AsDecode recognizes a decode of a message's payload.
+// AsDecode recognizes a decode of a message's payload: a decoder of the
+// table (decoders.go) or of decode-funcs, a function or method of another
+// package whose name matches the decode pattern, or a decode method of
+// the message's own profile; it takes the payload, or a value derived
+// from it, and returns an error.
 func (m *Result) AsDecode(call *ast.CallExpr) (Decode, bool) {
 	if m.info == nil || !m.maySettle && len(m.handlers) == 0 && !m.mayHandle {
-		return Decode{}, false
-	}
-	name := goast.CalleeName(call)
-	if name == "" || !m.decode.MatchString(name) {
 		return Decode{}, false
 	}
 	_, errIndex := m.dlq.CallResults(call)
 	if errIndex < 0 {
 		return Decode{}, false
 	}
+	fn := gotypes.StaticCallee(m.info, call)
+	byTable := m.isDecoder(fn)
+	name := goast.CalleeName(call)
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	var msgs []*types.Var
+	switch {
+	case isSel && m.isProfileDecode(sel):
+		msgs = messages.AddVars(msgs, m.msgs.Deps(sel.X)) // msg.Decode(&v): the message's own
+	case byTable && gotypes.IsPkgFunc(fn, cloudEventsBinding, "ToEvent"):
+		msgs = messages.AddVars(msgs, m.msgs.CallDeps(call)) // binding.ToEvent(ctx, natsce.NewMessage(msg))
+	case !byTable && (name == "" || !m.decode.MatchString(name)):
+		return Decode{}, false
+	}
 	for _, a := range call.Args {
 		msgs = m.payloadMsgs(a, msgs, 0)
 	}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.info.Selections[sel] != nil {
+	if isSel && m.info.Selections[sel] != nil {
 		msgs = m.payloadMsgs(sel.X, msgs, 0) // dec.Decode(&v), dec built over the payload
 	}
 	if len(msgs) == 0 {
 		return Decode{}, false
 	}
 	return Decode{Call: call, Name: goast.CalleeText(call.Fun), ErrIndex: errIndex, Msgs: msgs}, true
+}
+
+// isToEvent reports whether e calls CloudEvents' binding.ToEvent.
+func (m *Result) isToEvent(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok && gotypes.IsPkgFunc(gotypes.StaticCallee(m.info, call), cloudEventsBinding, "ToEvent")
+}
+
+// isProfileDecode reports whether sel selects a decode method of a
+// message (its profile's Decode).
+func (m *Result) isProfileDecode(sel *ast.SelectorExpr) bool {
+	p := m.msgs.Profile(m.info.TypeOf(sel.X))
+	return p != nil && slices.Contains(p.Decode, sel.Sel.Name)
 }
 
 // payloadMsgs adds to out the messages whose payload e is, or derives
@@ -70,9 +88,15 @@ func (m *Result) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.V
 		if tv, ok := m.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			return m.payloadMsgs(e.Args[0], out, depth+1) // string(data)
 		}
+		if m.isToEvent(e) {
+			return messages.AddVars(out, m.msgs.CallDeps(e)) // the event's data is the payload
+		}
 		fn := gotypes.StaticCallee(m.info, e)
-		if slices.ContainsFunc(readerFuncs, func(f [2]string) bool { return gotypes.IsPkgFunc(fn, f[0], f[1]) }) && len(e.Args) > 0 {
-			return m.payloadMsgs(e.Args[0], out, depth+1)
+		if slices.ContainsFunc(readerFuncs, func(f [2]string) bool { return gotypes.IsPkgFunc(fn, f[0], f[1]) }) {
+			for _, a := range e.Args {
+				out = m.payloadMsgs(a, out, depth+1)
+			}
+			return out
 		}
 	case *ast.SliceExpr:
 		return m.payloadMsgs(e.X, out, depth+1)
@@ -85,8 +109,8 @@ func (m *Result) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.V
 			return messages.AddVar(out, v) // a handler's payload parameter: its message is the caller's
 		}
 		for _, a := range m.defs().Reaching(v, e.Pos()) {
-			if a.Index < 0 {
-				out = m.payloadMsgs(a.RHS, out, depth+1)
+			if a.Index < 0 || a.Index == 0 && m.isToEvent(a.RHS) {
+				out = m.payloadMsgs(a.RHS, out, depth+1) // ev, err := binding.ToEvent(...): ev holds the payload
 			}
 		}
 	}

@@ -30,7 +30,7 @@ package handlers
 // invalid //retrylint:handler directive is an error), middleware and
 // handlers.
 func Build(in Inputs) (*Result, error) {
-	m := &Result{fset: in.Fset, info: in.Info, pkg: in.Pkg, decode: in.Decode, maySettle: in.MaySettle,
+	m := &Result{fset: in.Fset, info: in.Info, pkg: in.Pkg, decode: in.Decode, decoders: in.DecodeFuncs, maySettle: in.MaySettle,
 		mayHandle: in.MayHandle, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
 		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn, decls: in.Decls}
 	if in.Infer {

@@ -87,22 +87,24 @@ type Imported struct {
 
 // Inputs are what Build reads.
 type Inputs struct {
-	Fset      *token.FileSet
-	Info      *types.Info
-	Pkg       *types.Package
-	Decode    *regexp.Regexp // names of payload decoders
-	MaySettle bool
-	MayHandle bool // some function could be a handler registered elsewhere
-	Infer     bool // infer the handler parameters (MaySettle, or a handler directive)
-	Imported  Imported
-	Syn       *syntax.Index
-	Msgs      *messages.Table
-	DLQ       *dlq.Result
-	Set       *settle.Result
-	Defs      func() *defs.Index
-	ReturnsOf func(body *ast.BlockStmt) []*ast.ReturnStmt
-	DeclByFn  map[*types.Func]*ast.FuncDecl
-	Decls     []*ast.FuncDecl
+	Fset   *token.FileSet
+	Info   *types.Info
+	Pkg    *types.Package
+	Decode *regexp.Regexp // names of payload decoders
+	// DecodeFuncs are the configured payload decoders (decode-funcs).
+	DecodeFuncs dlq.FuncList
+	MaySettle   bool
+	MayHandle   bool // some function could be a handler registered elsewhere
+	Infer       bool // infer the handler parameters (MaySettle, or a handler directive)
+	Imported    Imported
+	Syn         *syntax.Index
+	Msgs        *messages.Table
+	DLQ         *dlq.Result
+	Set         *settle.Result
+	Defs        func() *defs.Index
+	ReturnsOf   func(body *ast.BlockStmt) []*ast.ReturnStmt
+	DeclByFn    map[*types.Func]*ast.FuncDecl
+	Decls       []*ast.FuncDecl
 }
 
 // Result is the package's handlers. It is complete when Build returns and
@@ -112,6 +114,7 @@ type Result struct {
 	info      *types.Info
 	pkg       *types.Package
 	decode    *regexp.Regexp
+	decoders  dlq.FuncList // configured decoders
 	maySettle bool
 	mayHandle bool
 	imported  Imported

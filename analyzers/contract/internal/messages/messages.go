@@ -13,7 +13,6 @@ import (
 	"sort"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
-	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -27,25 +26,11 @@ type Table struct {
 	names    LibraryNames
 	defs     func() *defs.Index // the flow index, built on demand by the model
 	acks     map[*ast.CallExpr]AckCall
-}
-
-// Build indexes the ack calls of the package (the calls syn lists), once:
-// nearly every inference asks about every call, and the table of the few
-// ack calls answers without touching the call's syntax again.
-func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, syn *syntax.Index, defsOf func() *defs.Index) *Table {
-	m := &Table{info: info, pkg: pkg, profiles: profiles, names: NewLibraryNames(profiles), defs: defsOf,
-		acks: make(map[*ast.CallExpr]AckCall)}
-	if syn == nil || !m.names.NamedIn(syn.Names) {
-		return m // no ack method is named in the package
-	}
-	for _, s := range syn.Sites {
-		if call, ok := s.Node.(*ast.CallExpr); ok {
-			if a, ok := m.asAckCall(call); ok {
-				m.acks[call] = a
-			}
-		}
-	}
-	return m
+	// unredelivered are the variables whose messages nothing redelivers
+	// (redelivery.go).
+	unredelivered map[*types.Var]bool
+	// ackIfaces are the parameter interfaces of ack methods (ackiface.go).
+	ackIfaces []ackIface
 }
 
 // IsMessage reports whether t is a message of some profile: one of its
@@ -76,7 +61,18 @@ func (m *Table) Profile(t types.Type) *profile.Profile {
 			return p
 		}
 	}
+	for _, a := range m.ackIfaces {
+		if types.Identical(a.t, t) {
+			return a.p // a parameter interface of ack methods (ackiface.go)
+		}
+	}
 	return nil
+}
+
+// ackIface is an interface of ack methods and its profile.
+type ackIface struct {
+	t types.Type
+	p *profile.Profile
 }
 
 // isAckMethod reports whether t (or *t) has name(opts...) error, where any

@@ -91,6 +91,11 @@ type PathFacts struct {
 	// or by its name; not a type assertion), and was identified as a known
 	// error (errors.Is, a type switch or assertion on another type) on none.
 	NoIntent *NoIntentPath
+	// Unclassified is an error variable known to be non-nil on every path
+	// and inspected on none since it was assigned (no errors.Is, errors.As,
+	// type switch, comparison or predicate): its origin is all the code
+	// knows of it. Nil when there is none; the first declared otherwise.
+	Unclassified *types.Var
 	// ZeroDelay is set when a delay is known to be <= 0: guarded by d <= 0,
 	// d == 0, or the false side of d > 0; or a classification of an error
 	// succeeded where, were it to, its delay is known to be <= 0: after
@@ -240,6 +245,9 @@ func (p *pathAnalysis) facts(s *flowState) PathFacts {
 		}
 		if k != nil && f.permanent && f.nonNil && !f.identified && out.NoIntent == nil {
 			out.NoIntent = &NoIntentPath{Err: k, Origin: f.nOrigin}
+		}
+		if k != nil && f.nonNil && !f.classified && !f.excluded && !f.transient && out.Unclassified == nil {
+			out.Unclassified = k
 		}
 		if f.producer && !f.classified && out.ErrorBranch == nil {
 			out.ErrorBranch = &ErrorBranch{Err: k, Producer: f.pOrigin}

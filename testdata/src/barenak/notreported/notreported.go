@@ -1,7 +1,6 @@
 // Package notreported holds look-alikes barenak must not report:
 // NakWithDelay with any delay, a bare Nak() where the delay is known to be
-// zero (also after the positive delay was handled above), errors of
-// unknown origin that were never classified, failed or other
+// zero (also after the positive delay was handled above), failed or other
 // classifications, replaced errors, success paths, action variables set to
 // retry on doubtful paths or changed out of sight, deferred and spawned
 // Naks, and Nak methods on types that are not messages.
@@ -152,23 +151,6 @@ func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
 	}
 }
 
-// An interface method's error that was never classified: unknown origin.
-func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
-	if err := s.handler.Handle(ctx, Order{}); err != nil {
-		log.Printf("handle: %v", err)
-		msg.Nak()
-		return
-	}
-	msg.Ack()
-}
-
-// A func value's error: unknown origin too.
-func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
-	if err := s.handle(ctx, Order{}); err != nil {
-		msg.Nak()
-	}
-}
-
 // Decoding errors are not retryable.
 func (s *Service) _(msg jetstream.Msg) {
 	var o Order
@@ -224,15 +206,6 @@ func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
 		err = fmt.Errorf("reserve: %v", err)
 		log.Print(err)
 		msg.Nak()
-	}
-}
-
-func (s *Service) _(ctx context.Context, msg jetstream.Msg) {
-	if err := s.reserve(ctx, Order{}); err != nil {
-		err = s.validate(Order{})
-		if err != nil {
-			msg.Nak()
-		}
 	}
 }
 
@@ -402,18 +375,6 @@ func (s *Service) _(msg jetstream.Msg, err error, decide func(*int)) {
 	}
 	decide(&act)
 	if act == retry {
-		_ = msg.Nak()
-	}
-}
-
-// The error was replaced after the action was chosen.
-func (s *Service) _(msg jetstream.Msg, err error) {
-	retry := false
-	if _, ok := retrykit.RetryDelay(err); ok {
-		retry = true
-	}
-	err = s.validate(Order{})
-	if retry && err != nil {
 		_ = msg.Nak()
 	}
 }

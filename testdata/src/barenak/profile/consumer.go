@@ -57,10 +57,11 @@ func (c *Consumer) handleRight(ctx context.Context, d *quemq.Delivery) {
 	d.Accept()
 }
 
-// A bare Requeue on an error of unknown origin is not on a transient path.
+// A bare Requeue on an error of unknown origin is not on a transient
+// path, but on the error branch of a call never classified (version 3).
 func (c *Consumer) handleUnknown(ctx context.Context, d *quemq.Delivery) {
 	if err := c.store.Save(ctx, d.Body); err != nil {
-		d.Requeue()
+		d.Requeue() // want `bare Requeue on the unclassified error of c.store.Save redelivers at once: .* call RequeueAfter with a backoff`
 		time.Sleep(time.Millisecond)
 		return
 	}

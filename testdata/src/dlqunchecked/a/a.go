@@ -22,6 +22,7 @@ type Event struct {
 type Relay struct {
 	js     jetstream.JetStream
 	nc     *nats.Conn
+	jsctx  nats.JetStreamContext // the legacy JetStream API
 	dlq    DeadLetters
 	logger *slog.Logger
 
@@ -135,9 +136,11 @@ func (r *Relay) consume(c jetstream.Consumer) (jetstream.ConsumeContext, error) 
 	})
 }
 
-// A legacy subscription handler with PublishMsg to a dead-letter subject.
+// A legacy JetStream subscription handler with PublishMsg to a
+// dead-letter subject. (A core NATS subscription's messages are not
+// judged: nothing redelivers them.)
 func (r *Relay) subscribe() (*nats.Subscription, error) {
-	return r.nc.Subscribe("relay.in", func(msg *nats.Msg) {
+	return r.jsctx.Subscribe("relay.in", func(msg *nats.Msg) {
 		dead := nats.NewMsg("relay.DLQ")
 		dead.Data = msg.Data
 		if err := r.nc.PublishMsg(dead); err != nil {

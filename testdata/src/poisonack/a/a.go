@@ -26,6 +26,7 @@ type Order struct {
 type Worker struct {
 	js     jetstream.JetStream
 	nc     *nats.Conn
+	jsctx  nats.JetStreamContext // the legacy JetStream API
 	logger *slog.Logger
 }
 
@@ -105,7 +106,7 @@ func (w *Worker) _(ctx context.Context, msg jetstream.Msg) {
 
 // The legacy API: msg.Data is a field; AckSync is an Ack.
 func (w *Worker) subscribe() (*nats.Subscription, error) {
-	return w.nc.Subscribe("orders.created", func(msg *nats.Msg) {
+	return w.jsctx.Subscribe("orders.created", func(msg *nats.Msg) {
 		var o Order
 		if err := xml.Unmarshal(msg.Data, &o); err != nil {
 			msg.AckSync() // want `AckSync on the decode failure of xml.Unmarshal`

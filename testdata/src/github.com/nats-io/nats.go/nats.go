@@ -46,7 +46,8 @@ func Context(ctx context.Context) AckOpt                              { return n
 
 type Subscription struct{}
 
-func (s *Subscription) Unsubscribe() error { return nil }
+func (s *Subscription) Unsubscribe() error                          { return nil }
+func (s *Subscription) NextMsg(timeout time.Duration) (*Msg, error) { return nil, nil }
 func (s *Subscription) Fetch(batch int, opts ...PullOpt) ([]*Msg, error) {
 	return nil, nil
 }
@@ -69,6 +70,11 @@ func (nc *Conn) Request(subj string, data []byte, timeout time.Duration) (*Msg, 
 }
 func (nc *Conn) Subscribe(subj string, cb MsgHandler) (*Subscription, error) { return nil, nil }
 func (nc *Conn) QueueSubscribe(subj, queue string, cb MsgHandler) (*Subscription, error) {
+	return nil, nil
+}
+func (nc *Conn) ChanSubscribe(subj string, ch chan *Msg) (*Subscription, error) { return nil, nil }
+func (nc *Conn) SubscribeSync(subj string) (*Subscription, error)               { return nil, nil }
+func (nc *Conn) QueueSubscribeSync(subj, queue string) (*Subscription, error) {
 	return nil, nil
 }
 func (nc *Conn) Close()                                            {}
@@ -96,6 +102,9 @@ func AckWait(t time.Duration) SubOpt { return nil }
 func MaxDeliver(n int) SubOpt        { return nil }
 func ManualAck() SubOpt              { return nil }
 func Durable(name string) SubOpt     { return nil }
+func OrderedConsumer() SubOpt        { return nil }
+func AckNone() SubOpt                { return nil }
+func AckExplicit() SubOpt            { return nil }
 
 type JetStreamContext interface {
 	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)

@@ -66,6 +66,10 @@ type JetStream interface {
 	KeyValue(ctx context.Context, bucket string) (KeyValue, error)
 	Stream(ctx context.Context, stream string) (Stream, error)
 	CreateStream(ctx context.Context, cfg StreamConfig) (Stream, error)
+	CreateOrUpdateConsumer(ctx context.Context, stream string, cfg ConsumerConfig) (Consumer, error)
+	CreateConsumer(ctx context.Context, stream string, cfg ConsumerConfig) (Consumer, error)
+	OrderedConsumer(ctx context.Context, stream string, cfg OrderedConsumerConfig) (Consumer, error)
+	Consumer(ctx context.Context, stream string, consumer string) (Consumer, error)
 }
 
 func New(nc *nats.Conn) (JetStream, error) { return nil, nil }
@@ -75,15 +79,43 @@ type StreamConfig struct {
 	Subjects []string
 }
 
+// AckPolicy is how a consumer's messages are acknowledged.
+type AckPolicy int
+
+const (
+	AckNonePolicy AckPolicy = iota
+	AckAllPolicy
+	AckExplicitPolicy
+)
+
+// DeliverPolicy is where a consumer starts.
+type DeliverPolicy int
+
+const (
+	DeliverAllPolicy DeliverPolicy = iota
+	DeliverLastPolicy
+)
+
+type OrderedConsumerConfig struct {
+	FilterSubjects []string
+	DeliverPolicy  DeliverPolicy
+}
+
 type ConsumerConfig struct {
-	Durable    string
-	AckWait    time.Duration
-	MaxDeliver int
-	BackOff    []time.Duration
+	Name          string
+	Durable       string
+	AckPolicy     AckPolicy
+	DeliverPolicy DeliverPolicy
+	FilterSubject string
+	AckWait       time.Duration
+	MaxDeliver    int
+	BackOff       []time.Duration
 }
 
 type Stream interface {
 	CreateOrUpdateConsumer(ctx context.Context, cfg ConsumerConfig) (Consumer, error)
+	CreateConsumer(ctx context.Context, cfg ConsumerConfig) (Consumer, error)
+	OrderedConsumer(ctx context.Context, cfg OrderedConsumerConfig) (Consumer, error)
 	Consumer(ctx context.Context, name string) (Consumer, error)
 }
 

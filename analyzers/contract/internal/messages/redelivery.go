@@ -1,0 +1,371 @@
+package messages
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
+	"github.com/retrylint/retrylint/analyzers/profile"
+)
+
+// Messages that nothing redelivers (CONTRACT.md version 3): messages of a
+// core NATS subscription, an ordered consumer, an AckNone consumer or an
+// ephemeral consumer read once, where the package shows the origin (the
+// same function, or a handler of the package registered on such a
+// subscription). The sources are the profiles' Redelivery data. The
+// analysis follows, in source order and to a fixpoint, the values those
+// sources return (subscriptions, consumers, batches, iterators, channels)
+// through assignments, method calls on them, receives and range loops to
+// the message variables they yield, and marks the message parameters of
+// the handlers registered on them.
+
+// maxRedeliveryRounds bounds the fixpoint: each round follows one more
+// step of a chain declared out of source order.
+const maxRedeliveryRounds = 8
+
+// redelivery is the state of one package's analysis.
+type redelivery struct {
+	m     *Table
+	rs    []*profile.Redelivery
+	decls map[*types.Func]*ast.FuncDecl
+	vars  map[*types.Var]bool // values nothing redelivers, and what yields them
+	// reads are the methods called on each candidate ephemeral consumer
+	// (created without a durable name), to tell one read from a loop.
+	reads   map[*types.Var][]string
+	changed bool
+}
+
+// findUnredelivered returns the variables of files whose messages nothing
+// redelivers, messages and their sources both.
+func (m *Table) findUnredelivered(files []*ast.File) map[*types.Var]bool {
+	r := &redelivery{m: m, decls: make(map[*types.Func]*ast.FuncDecl), vars: make(map[*types.Var]bool)}
+	for _, p := range m.profiles {
+		if p.Redelivery != nil {
+			r.rs = append(r.rs, p.Redelivery)
+		}
+	}
+	if len(r.rs) == 0 || m.info == nil {
+		return nil
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := m.info.Defs[fd.Name].(*types.Func); ok {
+					r.decls[fn] = fd
+				}
+			}
+		}
+	}
+	for round := 0; round < maxRedeliveryRounds; round++ {
+		r.changed = false
+		r.reads = make(map[*types.Var][]string)
+		for _, f := range files {
+			ast.Inspect(f, r.visit)
+		}
+		r.readOnce()
+		if !r.changed {
+			break
+		}
+	}
+	return r.vars
+}
+
+func (r *redelivery) mark(v *types.Var) {
+	if v != nil && !r.vars[v] {
+		r.vars[v] = true
+		r.changed = true
+	}
+}
+
+// visit follows one node.
+func (r *redelivery) visit(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		r.call(n)
+	case *ast.AssignStmt:
+		if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+			break
+		}
+		if len(n.Lhs) == len(n.Rhs) {
+			for i := range n.Lhs {
+				r.assign(n.Lhs[i], n.Rhs[i])
+			}
+		} else if len(n.Rhs) == 1 && len(n.Lhs) > 0 {
+			r.assign(n.Lhs[0], n.Rhs[0]) // sub, err := nc.SubscribeSync(subj)
+		}
+	case *ast.ValueSpec:
+		for i, name := range n.Names {
+			if i < len(n.Values) {
+				r.assign(name, n.Values[i])
+			}
+		}
+	case *ast.RangeStmt:
+		if r.yields(n.X) {
+			r.mark(r.varOf(n.Key))
+			r.mark(r.varOf(n.Value))
+		}
+	}
+	return true
+}
+
+// assign marks lhs when rhs yields what nothing redelivers, and records
+// an ephemeral consumer created into lhs.
+func (r *redelivery) assign(lhs, rhs ast.Expr) {
+	v := r.varOf(lhs)
+	if v == nil {
+		return
+	}
+	if r.yields(rhs) {
+		r.mark(v)
+		return
+	}
+	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok && r.ephemeral(call) && v.Parent() != r.m.pkg.Scope() {
+		if _, seen := r.reads[v]; !seen {
+			r.reads[v] = []string{}
+		}
+	}
+}
+
+// yields reports whether e is (or reads from) a source whose messages
+// nothing redelivers.
+func (r *redelivery) yields(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return r.vars[r.varOf(e)]
+	case *ast.UnaryExpr:
+		return e.Op == token.ARROW && r.yields(e.X) // <-ch
+	case *ast.CallExpr:
+		fn := gotypes.StaticCallee(r.m.info, e)
+		if r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Sources }) ||
+			r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Optioned }) && r.hasOption(e) ||
+			r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Creates }) && r.noAck(e) {
+			return true
+		}
+		if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && r.m.info.Selections[sel] != nil {
+			return r.yields(sel.X) // sub.NextMsg(t), cons.Fetch(n), batch.Messages()
+		}
+	}
+	return false
+}
+
+// call marks the handlers and channels a subscription call hands messages
+// nothing redelivers, and records the reads of candidate ephemeral
+// consumers.
+func (r *redelivery) call(call *ast.CallExpr) {
+	fn := gotypes.StaticCallee(r.m.info, call)
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if isSel {
+		if v := r.varOf(sel.X); v != nil {
+			if reads, ok := r.reads[v]; ok {
+				r.reads[v] = append(reads, sel.Sel.Name)
+			}
+		}
+	}
+	optioned := r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Optioned }) && r.hasOption(call)
+	handlers := optioned || r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Callbacks }) ||
+		isSel && r.yields(sel.X) && slices.ContainsFunc(r.rs, func(rd *profile.Redelivery) bool { return slices.Contains(rd.Handlers, sel.Sel.Name) })
+	channels := optioned || r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Channels })
+	for _, a := range call.Args {
+		t := r.m.info.TypeOf(a)
+		if t == nil {
+			continue
+		}
+		switch t.Underlying().(type) {
+		case *types.Signature:
+			if handlers {
+				r.markHandler(a)
+			}
+		case *types.Chan:
+			if channels {
+				r.mark(r.varOf(a))
+			}
+		}
+	}
+}
+
+// markHandler marks the message parameters of a handler: a function
+// literal, or a function or method of the package.
+func (r *redelivery) markHandler(h ast.Expr) {
+	var ft *ast.FuncType
+	switch h := ast.Unparen(h).(type) {
+	case *ast.FuncLit:
+		ft = h.Type
+	case *ast.Ident, *ast.SelectorExpr:
+		id, _ := h.(*ast.Ident)
+		if sel, ok := h.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		}
+		if fn, ok := r.m.info.Uses[id].(*types.Func); ok && r.decls[fn] != nil {
+			ft = r.decls[fn].Type
+		}
+	}
+	if ft == nil {
+		return
+	}
+	for _, p := range ParamVars(r.m.info, ft) {
+		if p != nil && r.m.IsMessage(p.Type()) {
+			r.mark(p)
+		}
+	}
+}
+
+// readOnce marks the ephemeral consumers read by exactly one read call
+// (a history or replay reader); one also consumed or iterated is a
+// reader that goes on, and stays judged.
+func (r *redelivery) readOnce() {
+	for v, calls := range r.reads {
+		n := 0
+		for _, name := range calls {
+			if slices.ContainsFunc(r.rs, func(rd *profile.Redelivery) bool { return slices.Contains(rd.Reads, name) }) {
+				n++
+			} else if slices.ContainsFunc(r.rs, func(rd *profile.Redelivery) bool { return slices.Contains(rd.Handlers, name) }) || name == "Messages" {
+				n = 2
+				break
+			}
+		}
+		if n == 1 {
+			r.mark(v)
+		}
+	}
+}
+
+// in reports whether fn is one of the methods list names in some profile.
+func (r *redelivery) in(fn *types.Func, list func(*profile.Redelivery) []profile.Method) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	recv := recvName(fn)
+	return slices.ContainsFunc(r.rs, func(rd *profile.Redelivery) bool {
+		return slices.ContainsFunc(list(rd), func(m profile.Method) bool {
+			return m.Path == fn.Pkg().Path() && m.Recv == recv && m.Name == fn.Name()
+		})
+	})
+}
+
+// hasOption reports whether an argument of call is a call of an option
+// that makes a subscription's messages unredelivered (nats.AckNone()).
+func (r *redelivery) hasOption(call *ast.CallExpr) bool {
+	return slices.ContainsFunc(call.Args, func(a ast.Expr) bool {
+		c, ok := ast.Unparen(a).(*ast.CallExpr)
+		return ok && r.in(gotypes.StaticCallee(r.m.info, c), func(rd *profile.Redelivery) []profile.Method { return rd.Options })
+	})
+}
+
+// noAck reports whether a consumer creation's configuration literal sets
+// the no-ack field (AckPolicy: jetstream.AckNonePolicy).
+func (r *redelivery) noAck(call *ast.CallExpr) bool {
+	return r.configField(call, func(rd *profile.Redelivery, key string, value ast.Expr) bool {
+		if rd.NoAck == nil || key != rd.NoAck.Name {
+			return false
+		}
+		id, _ := ast.Unparen(value).(*ast.Ident)
+		if sel, ok := ast.Unparen(value).(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		}
+		c, ok := r.m.info.Uses[id].(*types.Const)
+		return ok && c.Pkg() != nil && c.Pkg().Path() == rd.NoAck.Value.Path && c.Name() == rd.NoAck.Value.Name
+	})
+}
+
+// ephemeral reports whether call creates a consumer whose configuration
+// literal names it by none of the profile's Named fields.
+func (r *redelivery) ephemeral(call *ast.CallExpr) bool {
+	if !r.in(gotypes.StaticCallee(r.m.info, call), func(rd *profile.Redelivery) []profile.Method { return rd.Creates }) || !r.hasConfigLit(call) {
+		return false
+	}
+	return !r.configField(call, func(rd *profile.Redelivery, key string, value ast.Expr) bool {
+		return slices.Contains(rd.Named, key)
+	})
+}
+
+// hasConfigLit reports whether an argument of call is a composite literal.
+func (r *redelivery) hasConfigLit(call *ast.CallExpr) bool {
+	return slices.ContainsFunc(call.Args, func(a ast.Expr) bool {
+		_, ok := ast.Unparen(a).(*ast.CompositeLit)
+		return ok
+	})
+}
+
+// configField reports whether a keyed field of a composite literal
+// argument of call satisfies f for some profile.
+func (r *redelivery) configField(call *ast.CallExpr, f func(rd *profile.Redelivery, key string, value ast.Expr) bool) bool {
+	for _, a := range call.Args {
+		lit, ok := ast.Unparen(a).(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		for _, elt := range lit.Elts {
+			kv, ok := elt.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			key, ok := kv.Key.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			if slices.ContainsFunc(r.rs, func(rd *profile.Redelivery) bool { return f(rd, key.Name, kv.Value) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *redelivery) varOf(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	if v, ok := r.m.info.Defs[id].(*types.Var); ok {
+		return v
+	}
+	v, _ := r.m.info.Uses[id].(*types.Var)
+	return v
+}
+
+// recvName is the name of fn's receiver's named type, "" for a function.
+func recvName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// RedeliveredVars reports whether one of the message variables vs may be
+// redelivered (see Redelivered); true when vs is empty (the message is
+// unknown).
+func (m *Table) RedeliveredVars(vs []*types.Var) bool {
+	return len(vs) == 0 || slices.ContainsFunc(vs, func(v *types.Var) bool { return !m.unredelivered[v] })
+}
+
+// Redelivered reports whether the message msg names may be redelivered
+// by the server: false only when msg is a variable whose origin the
+// package shows to be one that nothing redelivers (a core NATS
+// subscription, an ordered, AckNone or read-once ephemeral consumer).
+// Where the origin is not visible, the message is taken to be redelivered.
+func (m *Table) Redelivered(msg ast.Expr) bool {
+	for {
+		switch e := ast.Unparen(msg).(type) {
+		case *ast.StarExpr:
+			msg = e.X
+			continue
+		case *ast.UnaryExpr:
+			msg = e.X
+			continue
+		case *ast.Ident:
+			v, _ := m.info.Uses[e].(*types.Var)
+			return v == nil || !m.unredelivered[v]
+		}
+		return true
+	}
+}
