@@ -34,6 +34,16 @@
 // wrapped by middleware, registered from another package, and buses that
 // decide the settlement through a table (this project's runtime/bus).
 //
+// A nil named result is a `return nil` (contract version 3): a naked
+// return whose named error result nothing assigned on the way, and
+// `return err` where err is nil on that path, because every definition
+// reaching the return is nil or the zero value (var err error), or because
+// a test of err said so (the body of if err == nil, the else of
+// if err != nil, or after an if err != nil that returns, with no
+// assignment of err in between). A variable that may hold an error there
+// (a call's result, a parameter, an assignment in a deferred literal) is
+// not known to be nil, and its return stays quiet.
+//
 // A call of a helper that Acks the message it is given is reported in such
 // a branch when the helper Acks with the argument passed: always, for any
 // non-nil error it does not classify (the branch's error passed), or only

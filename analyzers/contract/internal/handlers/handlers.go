@@ -39,6 +39,7 @@ func Build(in Inputs) (*Result, error) {
 		}
 	}
 	m.inferMiddleware(in.Decls)
+	m.indexVarReturns()
 	m.findHandlers(in.Decls)
 	return m, nil
 }

@@ -130,6 +130,7 @@ type Result struct {
 	handlerFieldAcks map[*types.Var]token.Pos       // func-typed fields called and Acked on nil, with the Ack
 	middleware       map[*types.Func][]int          // functions that wrap their handler parameters
 	foreign          []ForeignHandler               // handlers of other packages registered here
+	varReturns       map[*ast.ReturnStmt]retScope   // returns of a variable or naked, with their function
 }
 
 // HandlerParams returns, for each function of the package with handler
@@ -158,6 +159,13 @@ func (m *Result) Middleware() map[*types.Func][]int { return m.middleware }
 
 // Handlers returns the handler bodies of the package.
 func (m *Result) Handlers() map[*ast.BlockStmt]*Handler { return m.handlers }
+
+// retScope is the function (its body and type) a return statement that
+// may return a nil variable belongs to (nilret.go).
+type retScope struct {
+	body *ast.BlockStmt
+	typ  *ast.FuncType
+}
 
 // handlerParams is what the package's functions do with their handler
 // parameters.
