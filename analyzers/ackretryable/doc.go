@@ -27,12 +27,18 @@
 // Acks the message when it returns nil, known through the contract
 // model's HandlerFact), `return nil` is that Ack: it is reported at the
 // return, naming the bus function, with the bus's Ack as a related
-// location. Followed so far: the handler parameter called directly and its
-// error tested against nil; handler values passed directly (functions,
-// method values, function literals, instantiations) in the package that
-// declares them. Not yet: handlers stored in struct fields or route maps,
-// wrapped by middleware, registered from another package, and buses that
-// decide the settlement through a table (this project's runtime/bus).
+// location. Followed: the handler parameter called directly and its error
+// tested against nil; handler values passed directly (functions, method
+// values, function literals, instantiations), held in variables, struct
+// fields, wrapped by middleware, or kept in route maps. A router that keeps
+// its handlers in a map field (r.routes[subj] = h) and a dispatch method
+// that looks one up (h, ok := r.routes[m.Subject]) and Acks on nil is a
+// bus like any other: a function that stores its parameter there, as it is
+// or in a literal returning its result (the decoding adapter of a generic
+// Register[T any](r, subj, h func(context.Context, T) error)), has a
+// handler parameter, and the typed handlers registered on it are judged.
+// Not yet: buses that decide the settlement through a table (this
+// project's runtime/bus).
 //
 // A nil named result is a `return nil` (contract version 3): a naked
 // return whose named error result nothing assigned on the way, and

@@ -21,8 +21,9 @@ package handlers
 // body leaves the list: return, continue, break, panic) or err == nil (the
 // Ack in the body); handler values passed directly, held in variables,
 // wrapped by middleware (MiddlewareFact), or kept in maps and slices of
-// routes, in the package that declares them; //retrylint:handler for the
-// rest. Not yet: registration in another package than the handler's, and
+// routes, in the package that declares them; route fields, maps or slices
+// of handlers that a dispatch method looks up (routes.go); //retrylint:handler
+// for the rest. Not yet: registration in another package than the handler's, and
 // buses that decide the settlement through a table (this project's
 // runtime/bus).
 
@@ -41,5 +42,6 @@ func Build(in Inputs) (*Result, error) {
 	m.inferMiddleware(in.Decls)
 	m.indexVarReturns()
 	m.findHandlers(in.Decls)
+	m.handlersInRoutes()
 	return m, nil
 }

@@ -22,6 +22,7 @@ import (
 // package calls that way: the bus that keeps its handler in a field.
 func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 	m.handlerParams = make(map[*types.Func]*handlerParams)
+	m.indexRouteLookups()
 	fields := m.handlerFields(decls)
 	m.handlerFieldAcks = fields
 	for _, d := range decls {
@@ -48,6 +49,9 @@ func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 			ack := m.acksOnNil(d.Body, func(call *ast.CallExpr) bool { return m.callsVar(call, p) })
 			if !ack.IsValid() {
 				ack = storedInHandlerField(m.info, d.Body, p, fields)
+			}
+			if !ack.IsValid() {
+				ack = m.storedInRoute(d.Body, p, fields)
 			}
 			if ack.IsValid() {
 				hp := m.handlerParams[fn]
@@ -185,7 +189,7 @@ func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	}
 	for _, field := range fields {
 		isCall := func(c *ast.CallExpr) bool {
-			if m.callsVar(c, field) {
+			if m.callsVar(c, field) || m.calledRoute(c) == field {
 				return true
 			}
 			fn := gotypes.StaticCallee(m.info, c)
@@ -209,11 +213,14 @@ func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 }
 
 // calledField returns the func-typed field returning an error that e
-// calls (x.f(...)), or nil.
+// calls (x.f(...)), or the route field it calls a handler of, or nil.
 func (m *Result) calledField(e ast.Expr) *types.Var {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return nil
+	}
+	if f := m.calledRoute(call); f != nil {
+		return f // r.routes[subj](ctx, m), or h(ctx, m) after h := r.routes[subj]
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {

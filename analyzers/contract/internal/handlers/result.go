@@ -131,6 +131,7 @@ type Result struct {
 	middleware       map[*types.Func][]int          // functions that wrap their handler parameters
 	foreign          []ForeignHandler               // handlers of other packages registered here
 	varReturns       map[*ast.ReturnStmt]retScope   // returns of a variable or naked, with their function
+	routeVars        map[*types.Var]*types.Var      // locals defined by a lookup in a route field, with the field
 }
 
 // HandlerParams returns, for each function of the package with handler
