@@ -233,3 +233,26 @@ func (m *Result) handlerBody(arg ast.Expr) (*ast.BlockStmt, *ast.FuncType) {
 	}
 	return nil, nil
 }
+
+// handlersInRoutes marks the functions the package stores in a route
+// field directly (r.routes["orders.created"] = s.onCreated).
+func (m *Result) handlersInRoutes() {
+	if len(m.handlerFieldAcks) == 0 {
+		return
+	}
+	for _, f := range m.syn.Flow {
+		as, ok := f.Node.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			continue
+		}
+		for i, l := range as.Lhs {
+			field := m.routeFieldOf(l)
+			if field == nil || !m.handlerFieldAcks[field].IsValid() {
+				continue
+			}
+			if body, _ := m.handlerBody(as.Rhs[i]); body != nil && m.handlers[body] == nil {
+				m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field]}
+			}
+		}
+	}
+}
