@@ -158,9 +158,7 @@ func (c *checker) reportReturn(ret *ast.ReturnStmt, h *contract.Handler, b *cont
 		Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
 			what, h.Caller),
 	}
-	if h.Ack.IsValid() {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
-	}
+	d.Related = append(d.Related, h.Related()...)
 	if b.Producer != nil {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: b.Producer.Pos(), End: b.Producer.End(), Message: "retryable error produced here"})
 	}

@@ -37,8 +37,12 @@
 // or in a literal returning its result (the decoding adapter of a generic
 // Register[T any](r, subj, h func(context.Context, T) error)), has a
 // handler parameter, and the typed handlers registered on it are judged.
-// Not yet: buses that decide the settlement through a table (this
-// project's runtime/bus).
+// A function whose result a handler returns as it is (return f(ctx, msg))
+// is a handler for that call, transitively: its `return nil` is reported
+// in its own body, with the handler's return as a related location.
+// Wrapped in fmt.Errorf("...: %w", f(...)) it is not followed: fmt.Errorf
+// of a nil error is not nil, and the bus Naks. Not yet: buses that decide
+// the settlement through a table (this project's runtime/bus).
 //
 // A nil named result is a `return nil` (contract version 3): a naked
 // return whose named error result nothing assigned on the way, and

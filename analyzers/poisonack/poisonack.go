@@ -260,9 +260,7 @@ func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *con
 				"return the decode error (or dead-letter it and check the write)", dec.Name, handler.Caller),
 			Related: []analysis.RelatedInformation{{Pos: dec.Call.Pos(), End: dec.Call.End(), Message: "the decode"}},
 		}
-		if handler.Ack.IsValid() {
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: handler.Ack, Message: handler.Caller + " Acks the message here"})
-		}
+		d.Related = append(d.Related, handler.Related()...)
 		c.m.Report(c.pass, d)
 	}
 }

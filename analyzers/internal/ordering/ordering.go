@@ -341,10 +341,8 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 			d.Related = append(d.Related, analysis.RelatedInformation{
 				Pos: dq.Stmt.Pos(), End: dq.Stmt.End(), Message: "the deferred " + dq.Ack.Method,
 			})
-		} else if f.settle.ret != nil && f.handler.Ack.IsValid() {
-			d.Related = append(d.Related, analysis.RelatedInformation{
-				Pos: f.handler.Ack, Message: f.handler.Caller + " Acks the message here",
-			})
+		} else if f.settle.ret != nil && f.handler != nil {
+			d.Related = append(d.Related, f.handler.Related()...)
 		}
 		out = append(out, d)
 	}

@@ -43,5 +43,6 @@ func Build(in Inputs) (*Result, error) {
 	m.indexVarReturns()
 	m.findHandlers(in.Decls)
 	m.handlersInRoutes()
+	m.handlersThroughCallees()
 	return m, nil
 }

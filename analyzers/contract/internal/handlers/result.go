@@ -189,6 +189,26 @@ type Handler struct {
 	// Msgs are the handler's message parameters: the message its nil
 	// result Acks, when it receives it.
 	Msgs []*types.Var
+	// Through is the return of another handler that returns this one's
+	// result as it is (return f(ctx, msg)), when that makes it a handler;
+	// ThroughName is the callee as written there.
+	Through     *ast.ReturnStmt
+	ThroughName string
+}
+
+// Related returns the related locations of a report on a return of the
+// handler: the caller's Ack, when known, and the handler's return that
+// passes this one's result on.
+func (h *Handler) Related() []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	if h.Ack.IsValid() {
+		out = append(out, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
+	}
+	if h.Through != nil {
+		out = append(out, analysis.RelatedInformation{Pos: h.Through.Pos(), End: h.Through.End(),
+			Message: "the handler returns " + h.ThroughName + "'s result here"})
+	}
+	return out
 }
 
 // HandlerBodies returns the handler bodies of the package, in source
