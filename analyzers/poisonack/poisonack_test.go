@@ -16,6 +16,7 @@ var batch = checktest.NewBatch(poisonack.Analyzer, checktest.StandardPackages("p
 	"poisonack/crosspkg/worker", "poisonack/nodlq",
 	"poisonack/handlers",
 	"poisonack/foreign/orders",
+	"poisonack/helpers/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -57,4 +58,12 @@ func TestPayloadFacts(t *testing.T) {
 func TestForeignHandlerFacts(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "poisonack/foreign/orders")
+}
+
+// TestHelpers runs the check over helpers two calls deep and helpers
+// whose settlement depends on the error they are given, judged with the
+// argument.
+func TestHelpers(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "poisonack/helpers/app")
 }
