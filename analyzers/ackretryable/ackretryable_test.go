@@ -53,7 +53,8 @@ func TestDoc(t *testing.T) {
 // do not Ack.
 func TestHandlers(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus", "ackretryable/handlers/routebus")
+	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus", "ackretryable/handlers/routebus",
+		"ackretryable/handlers/ifacebus", "ackretryable/handlers/natsbus")
 	batch.Run(t, "ackretryable/handlers/svc")
 }
 

@@ -37,6 +37,17 @@
 // or in a literal returning its result (the decoding adapter of a generic
 // Register[T any](r, subj, h func(context.Context, T) error)), has a
 // handler parameter, and the typed handlers registered on it are judged.
+// A func-typed parameter of an interface method is a handler parameter
+// when a type implementing the interface, declared in the calling package
+// or in one it imports (directly or not), is a handler caller for it:
+// s.bus.Subscribe(ctx, durable, h), bus a Subscriber interface that *Bus
+// implements, registers h. A function that hands its parameter on to a
+// handler parameter (Subscribe passing h to the dispatch its consumer
+// callback calls) is a handler caller too, and so is a dispatch that Acks
+// in `case err == nil:` of a switch. Not yet: an implementation visible
+// only from a package that imports both the registering package and the
+// implementation (wired in main); such a registration stays quiet.
+//
 // A function whose result a handler returns as it is (return f(ctx, msg))
 // is a handler for that call, transitively: its `return nil` is reported
 // in its own body, with the handler's return as a related location.
