@@ -155,8 +155,8 @@ func (c *checker) reportReturn(ret *ast.ReturnStmt, h *contract.Handler, b *cont
 	what := describe(b)
 	d := analysis.Diagnostic{
 		Pos: ret.Pos(), End: ret.End(),
-		Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
-			what, h.Caller),
+		Message: fmt.Sprintf("%s is dropped: returning %s makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
+			what, h.Returned(), h.Caller),
 	}
 	d.Related = append(d.Related, h.Related()...)
 	if b.Producer != nil {

@@ -48,6 +48,12 @@
 // only from a package that imports both the registering package and the
 // implementation (wired in main); such a registration stays quiet.
 //
+// Bool handlers: a caller that calls a func-typed parameter returning a
+// bool, Acks when it returns true and Naks or Terms when it returns false,
+// makes `return true` in a function passed there an Ack, reported like a
+// `return nil` ("returning true makes ... Ack the message"). A caller that
+// Acks on both sides (a filter) makes no handler.
+//
 // A function whose result a handler returns as it is (return f(ctx, msg))
 // is a handler for that call, transitively: its `return nil` is reported
 // in its own body, with the handler's return as a related location.

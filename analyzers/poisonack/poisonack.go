@@ -261,8 +261,8 @@ func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *con
 	for _, ret := range c.m.Handlers().NilReturns(branch) {
 		d := analysis.Diagnostic{
 			Pos: ret.Pos(), End: ret.End(),
-			Message: fmt.Sprintf("returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
-				"return the decode error (or dead-letter it and check the write)", dec.Name, handler.Caller),
+			Message: fmt.Sprintf("returning %s on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
+				"return the decode error (or dead-letter it and check the write)", handler.Returned(), dec.Name, handler.Caller),
 			Related: []analysis.RelatedInformation{{Pos: dec.Call.Pos(), End: dec.Call.End(), Message: "the decode"}},
 		}
 		d.Related = append(d.Related, handler.Related()...)

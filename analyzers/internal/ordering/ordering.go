@@ -313,7 +313,7 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 		case f.settle.deferred != nil:
 			subject = "the deferred " + f.settle.deferred.Ack.Method + " (running at this return)"
 		case f.settle.ret != nil:
-			subject = "returning nil (" + f.handler.Caller + " then Acks the message)"
+			subject = "returning " + f.handler.Returned() + " (" + f.handler.Caller + " then Acks the message)"
 		case t.Helper && t.Name == "":
 			subject, inner = "call to a function literal that may "+verb+" the message", "the "+verb+" inside the function literal"
 		case t.Helper:

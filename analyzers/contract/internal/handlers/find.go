@@ -71,6 +71,9 @@ func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack 
 		return
 	}
 	h := &Handler{Caller: caller, Ack: ack}
+	if ft.Results != nil && len(ft.Results.List) > 0 {
+		h.Bool = gotypes.IsBool(m.info.TypeOf(ft.Results.List[len(ft.Results.List)-1].Type))
+	}
 	vars := messages.ParamVars(m.info, ft)
 	for _, v := range vars {
 		if v != nil && m.msgs.IsMessage(v.Type()) {

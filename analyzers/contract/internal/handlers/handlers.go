@@ -38,6 +38,7 @@ func Build(in Inputs) (*Result, error) {
 		if err := m.inferHandlerParams(in.Decls); err != nil {
 			return nil, err
 		}
+		m.inferBoolParams(in.Decls)
 	}
 	m.inferMiddleware(in.Decls)
 	m.indexVarReturns()

@@ -194,6 +194,18 @@ type Handler struct {
 	// ThroughName is the callee as written there.
 	Through     *ast.ReturnStmt
 	ThroughName string
+	// Bool is set for a handler that returns a bool its caller Acks on
+	// true: `return true` is its Ack (boolh.go).
+	Bool bool
+}
+
+// Returned is what the handler returns for its caller to Ack: "nil", or
+// "true" for a bool handler.
+func (h *Handler) Returned() string {
+	if h.Bool {
+		return "true"
+	}
+	return "nil"
 }
 
 // Related returns the related locations of a report on a return of the
