@@ -25,6 +25,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
+		FactTypes: []analysis.Fact{new(RegistrationFact)},
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 			c := &checker{pass: pass, m: m, at: at}
 			c.run()
@@ -44,6 +45,8 @@ func (c *checker) run() {
 	c.checkForeignHandlers()
 	c.checkDeferred()
 	c.checkHelpers()
+	c.exportRegistrations()
+	c.checkRegistrations()
 }
 
 // checkHelpers reports a call of a helper that Acks the message it is

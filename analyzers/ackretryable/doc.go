@@ -44,9 +44,18 @@
 // implements, registers h. A function that hands its parameter on to a
 // handler parameter (Subscribe passing h to the dispatch its consumer
 // callback calls) is a handler caller too, and so is a dispatch that Acks
-// in `case err == nil:` of a switch. Not yet: an implementation visible
+// in `case err == nil:` of a switch. Where the implementation is visible
 // only from a package that imports both the registering package and the
-// implementation (wired in main); such a registration stays quiet.
+// implementation (wired in main), the registering package exports what the
+// handler drops (RegistrationFact, on the function holding the
+// registration), and the first package that sees both (none of its direct
+// imports does) reports it, at the registration, with the handler's return
+// and the implementation's Ack as related locations. A registration waits
+// so only when neither the registering package nor the interface's
+// package declares an implementation: one in sight that acks nothing (a
+// hook runner) decides that the callback is no handler. Only ackretryable
+// judges such handlers so far; the other checks see them where the
+// implementation is visible.
 //
 // Bool handlers: a caller that calls a func-typed parameter returning a
 // bool, Acks when it returns true and Naks or Terms when it returns false,

@@ -32,7 +32,7 @@ package handlers
 // handlers.
 func Build(in Inputs) (*Result, error) {
 	m := &Result{fset: in.Fset, info: in.Info, pkg: in.Pkg, decode: in.Decode, maySettle: in.MaySettle,
-		mayHandle: in.MayHandle, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
+		mayHandle: in.MayHandle, mayRetry: in.MayRetry, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
 		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn, decls: in.Decls}
 	if in.Infer {
 		if err := m.inferHandlerParams(in.Decls); err != nil {
@@ -45,5 +45,6 @@ func Build(in Inputs) (*Result, error) {
 	m.findHandlers(in.Decls)
 	m.handlersInRoutes()
 	m.handlersThroughCallees()
+	m.findPendings()
 	return m, nil
 }

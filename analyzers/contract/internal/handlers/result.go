@@ -93,6 +93,7 @@ type Inputs struct {
 	Decode    *regexp.Regexp // names of payload decoders
 	MaySettle bool
 	MayHandle bool // some function could be a handler registered elsewhere
+	MayRetry  bool // an error of the package may hold a retry carrier
 	Infer     bool // infer the handler parameters (MaySettle, or a handler directive)
 	Imported  Imported
 	Syn       *syntax.Index
@@ -114,6 +115,7 @@ type Result struct {
 	decode    *regexp.Regexp
 	maySettle bool
 	mayHandle bool
+	mayRetry  bool
 	imported  Imported
 	syn       *syntax.Index
 	msgs      *messages.Table
@@ -132,6 +134,7 @@ type Result struct {
 	foreign          []ForeignHandler               // handlers of other packages registered here
 	varReturns       map[*ast.ReturnStmt]retScope   // returns of a variable or naked, with their function
 	routeVars        map[*types.Var]*types.Var      // locals defined by a lookup in a route field, with the field
+	pending          []Pending                      // registrations through an interface with no implementation in sight
 }
 
 // HandlerParams returns, for each function of the package with handler
@@ -160,6 +163,19 @@ func (m *Result) Middleware() map[*types.Func][]int { return m.middleware }
 
 // Handlers returns the handler bodies of the package.
 func (m *Result) Handlers() map[*ast.BlockStmt]*Handler { return m.handlers }
+
+// Pending is a function of the package passed to a func-typed error
+// parameter of an interface method that no visible implementation makes a
+// handler parameter.
+type Pending struct {
+	Call   *ast.CallExpr   // the registration
+	Decl   *ast.FuncDecl   // the function declaration holding it
+	Method *types.Func     // the interface method
+	Param  int             // the parameter the handler is passed to
+	Body   *ast.BlockStmt  // the handler's body
+	Caller string          // the interface method as called: s.bus.Subscribe
+	Iface  *types.TypeName // the named interface
+}
 
 // retScope is the function (its body and type) a return statement that
 // may return a nil variable belongs to (nilret.go).
