@@ -25,6 +25,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
+		FactTypes: []analysis.Fact{new(RegistrationFact)},
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 			c := &checker{pass: pass, m: m, at: at}
 			c.run()
@@ -44,6 +45,8 @@ func (c *checker) run() {
 	c.checkForeignHandlers()
 	c.checkDeferred()
 	c.checkHelpers()
+	c.exportRegistrations()
+	c.checkRegistrations()
 }
 
 // checkHelpers reports a call of a helper that Acks the message it is
@@ -155,12 +158,10 @@ func (c *checker) reportReturn(ret *ast.ReturnStmt, h *contract.Handler, b *cont
 	what := describe(b)
 	d := analysis.Diagnostic{
 		Pos: ret.Pos(), End: ret.End(),
-		Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
-			what, h.Caller),
+		Message: fmt.Sprintf("%s is dropped: returning %s makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
+			what, h.Returned(), h.Caller),
 	}
-	if h.Ack.IsValid() {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
-	}
+	d.Related = append(d.Related, h.Related()...)
 	if b.Producer != nil {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: b.Producer.Pos(), End: b.Producer.End(), Message: "retryable error produced here"})
 	}

@@ -1,6 +1,9 @@
 package ackretryable_test
 
 import (
+	"bytes"
+	"encoding/gob"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -55,7 +58,8 @@ func TestDoc(t *testing.T) {
 // do not Ack.
 func TestHandlers(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus")
+	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus", "ackretryable/handlers/routebus",
+		"ackretryable/handlers/ifacebus", "ackretryable/handlers/natsbus", "ackretryable/handlers/boolbus")
 	batch.Run(t, "ackretryable/handlers/svc")
 }
 
@@ -86,4 +90,32 @@ func TestRedelivery(t *testing.T) {
 func TestAckInterfaces(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "ackretryable/ackers/acks", "ackretryable/ackers/app")
+}
+
+// TestRegistrationFactGob encodes a RegistrationFact with gob twice and
+// checks the bytes are identical and decode to an equal value: facts
+// travel between packages in this form.
+func TestRegistrationFactGob(t *testing.T) {
+	f := &ackretryable.RegistrationFact{Regs: []ackretryable.Registration{{
+		IfacePkg: "example.com/api", Iface: "Bus", Method: "Subscribe", Param: 2,
+		File: "svc.go", Line: 50, Col: 12, Caller: "s.bus.Subscribe", Handler: "s.handleOrder",
+		Drops: []ackretryable.Drop{{File: "svc.go", Line: 33, Col: 3, Err: "err", Producer: "reserve"}},
+	}}}
+	var a, b bytes.Buffer
+	if err := gob.NewEncoder(&a).Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewEncoder(&b).Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("encoding is not deterministic")
+	}
+	var back ackretryable.RegistrationFact
+	if err := gob.NewDecoder(&a).Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, f) {
+		t.Errorf("round trip gave %v, want %v", &back, f)
+	}
 }

@@ -27,12 +27,58 @@
 // Acks the message when it returns nil, known through the contract
 // model's HandlerFact), `return nil` is that Ack: it is reported at the
 // return, naming the bus function, with the bus's Ack as a related
-// location. Followed so far: the handler parameter called directly and its
-// error tested against nil; handler values passed directly (functions,
-// method values, function literals, instantiations) in the package that
-// declares them. Not yet: handlers stored in struct fields or route maps,
-// wrapped by middleware, registered from another package, and buses that
-// decide the settlement through a table (this project's runtime/bus).
+// location. Followed: the handler parameter called directly and its error
+// tested against nil; handler values passed directly (functions, method
+// values, function literals, instantiations), held in variables, struct
+// fields, wrapped by middleware, or kept in route maps. A router that keeps
+// its handlers in a map field (r.routes[subj] = h) and a dispatch method
+// that looks one up (h, ok := r.routes[m.Subject]) and Acks on nil is a
+// bus like any other: a function that stores its parameter there, as it is
+// or in a literal returning its result (the decoding adapter of a generic
+// Register[T any](r, subj, h func(context.Context, T) error)), has a
+// handler parameter, and the typed handlers registered on it are judged.
+// A func-typed parameter of an interface method is a handler parameter
+// when a type implementing the interface, declared in the calling package
+// or in one it imports (directly or not), is a handler caller for it:
+// s.bus.Subscribe(ctx, durable, h), bus a Subscriber interface that *Bus
+// implements, registers h. A function that hands its parameter on to a
+// handler parameter (Subscribe passing h to the dispatch its consumer
+// callback calls) is a handler caller too, and so is a dispatch that Acks
+// in `case err == nil:` of a switch. Where the implementation is visible
+// only from a package that imports both the registering package and the
+// implementation (wired in main), the registering package exports what the
+// handler drops (RegistrationFact, on the function holding the
+// registration), and the first package that sees both (none of its direct
+// imports does) reports it, at the registration, with the handler's return
+// and the implementation's Ack as related locations. A registration waits
+// so only when neither the registering package nor the interface's
+// package declares an implementation: one in sight that acks nothing (a
+// hook runner) decides that the callback is no handler. Only ackretryable
+// judges such handlers so far; the other checks see them where the
+// implementation is visible.
+//
+// Bool handlers: a caller that calls a func-typed parameter returning a
+// bool, Acks when it returns true and Naks or Terms when it returns false,
+// makes `return true` in a function passed there an Ack, reported like a
+// `return nil` ("returning true makes ... Ack the message"). A caller that
+// Acks on both sides (a filter) makes no handler.
+//
+// A function whose result a handler returns as it is (return f(ctx, msg))
+// is a handler for that call, transitively: its `return nil` is reported
+// in its own body, with the handler's return as a related location.
+// Wrapped in fmt.Errorf("...: %w", f(...)) it is not followed: fmt.Errorf
+// of a nil error is not nil, and the bus Naks. Not yet: buses that decide
+// the settlement through a table (this project's runtime/bus).
+//
+// A nil named result is a `return nil` (contract version 3): a naked
+// return whose named error result nothing assigned on the way, and
+// `return err` where err is nil on that path, because every definition
+// reaching the return is nil or the zero value (var err error), or because
+// a test of err said so (the body of if err == nil, the else of
+// if err != nil, or after an if err != nil that returns, with no
+// assignment of err in between). A variable that may hold an error there
+// (a call's result, a parameter, an assignment in a deferred literal) is
+// not known to be nil, and its return stays quiet.
 //
 // A call of a helper that Acks the message it is given is reported in such
 // a branch when the helper Acks with the argument passed: always, for any

@@ -115,7 +115,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	hd, err := handlers.Build(handlers.Inputs{
 		Fset: m.fset, Info: m.info, Pkg: m.pkg, Decode: cfg.Decode, DecodeFuncs: cfg.DecodeFuncs, MaySettle: m.gate.MaySettle, MayHandle: m.mayHandle,
 		Infer: infer, Imported: m.imported.handlers, Syn: m.syn, Msgs: m.msgs, DLQ: m.dlq, Set: m.set, Defs: m.defs,
-		ReturnsOf: m.returnsOf, DeclByFn: m.declByFn, Decls: decls,
+		ReturnsOf: m.returnsOf, DeclByFn: m.declByFn, Decls: decls, MayRetry: m.gate.MayRetry,
 	})
 	if err != nil {
 		return nil, err

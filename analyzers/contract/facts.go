@@ -106,8 +106,9 @@ func joinInts(xs []int) string {
 }
 
 // handlerFact marks a function that calls its func-typed parameters
-// Params and Acks a message when they return nil. Line and Col locate the
-// Ack, relative to the function's declaration like Effect's.
+// Params and Acks a message when they return nil (true, for a parameter
+// returning a bool). Line and Col locate the Ack, relative to the
+// function's declaration like Effect's.
 type handlerFact struct {
 	Params    []int
 	Line, Col int

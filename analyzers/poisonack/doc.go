@@ -19,6 +19,16 @@
 //     path writes no DLQ, and the package writes a DLQ anywhere: the
 //     service keeps evidence, but not for this message.
 //
+// Helpers count like the calls they make: a helper that always Acks or
+// bare-Naks the message, directly or through helpers of its own
+// (retryLater(m) calling queue.Redeliver(m), which Naks), is that Ack or
+// Nak at the call. A helper whose settlement depends on the error it is
+// given (settle(msg, err): a bare Nak when err != nil, an Ack when nil) is
+// judged with the argument: given the decode's own error, its non-nil
+// effect happens; given nil, its nil effect. Given anything else (another
+// error, a fresh error) it stays quiet. A helper that waits before a retry
+// (NakWithDelay on non-nil) is quiet with any argument.
+//
 // In a handler (see ackretryable), `return nil` on a decode-failure path
 // is an Ack by the bus that called it, reported at the return. A handler
 // declared in one package and registered in another is known as one only

@@ -39,7 +39,8 @@ type checker struct {
 	m    *contract.Model
 	at   *token.Pos
 
-	writesDLQ *bool // whether the package writes a DLQ anywhere, once asked
+	writesDLQ *bool                                     // whether the package writes a DLQ anywhere, once asked
+	helpers   map[*ast.CallExpr][]contract.HelperSettle // the package's helper calls with a known condition
 }
 
 // packageWritesDLQ asks the model once per package.
@@ -62,8 +63,12 @@ func (c *checker) run() {
 	}
 	// Concat copies: the model's slices are shared with the other checks.
 	more := slices.Concat(c.m.Paths().TermBodies(), c.m.Handlers().HandlerBodies(), c.m.Paths().DeferredAckBodies())
+	c.helpers = make(map[*ast.CallExpr][]contract.HelperSettle)
 	for _, hb := range c.m.Paths().HelperSettlesByBody() {
 		more = append(more, hb.Body)
+		for _, h := range hb.Calls {
+			c.helpers[h.Call] = append(c.helpers[h.Call], h)
+		}
 	}
 	for _, b := range more {
 		if !seen[b] {
@@ -259,13 +264,11 @@ func (c *checker) judge(dec contract.Decode, branch *ast.BlockStmt, handler *con
 	for _, ret := range c.m.Handlers().NilReturns(branch) {
 		d := analysis.Diagnostic{
 			Pos: ret.Pos(), End: ret.End(),
-			Message: fmt.Sprintf("returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
-				"return the decode error (or dead-letter it and check the write)", dec.Name, handler.Caller),
+			Message: fmt.Sprintf("returning %s on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
+				"return the decode error (or dead-letter it and check the write)", handler.Returned(), dec.Name, handler.Caller),
 			Related: []analysis.RelatedInformation{{Pos: dec.Call.Pos(), End: dec.Call.End(), Message: "the decode"}},
 		}
-		if handler.Ack.IsValid() {
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: handler.Ack, Message: handler.Caller + " Acks the message here"})
-		}
+		d.Related = append(d.Related, handler.Related()...)
 		c.m.Report(c.pass, d)
 	}
 }
@@ -341,6 +344,9 @@ func (c *checker) judgeCall(dec contract.Decode, call *ast.CallExpr, wrote bool)
 			"%s (5s) and dead-letter it at the cap", h.Name, dec.Name, c.m.Messages().DelayedRetry(h.Msg)))
 		return
 	}
+	if c.judgeConditional(dec, call, wrote) {
+		return
+	}
 	t, ok := c.m.Settle().AsTerm(call)
 	if !ok || wrote || t.Writes || !sameMessage(dec.Msgs, t.Msgs) || !c.packageWritesDLQ() {
 		return
@@ -367,4 +373,50 @@ func (c *checker) report(dec contract.Decode, call *ast.CallExpr, msg string) {
 // the same: they share a message variable, or either is unknown.
 func sameMessage(decoded, settled []*types.Var) bool {
 	return len(decoded) == 0 || len(settled) == 0 || slices.ContainsFunc(settled, func(v *types.Var) bool { return slices.Contains(decoded, v) })
+}
+
+// judgeConditional reports a call of a helper whose settlement depends on
+// the error it is given (settle(msg, err): Nak when err != nil, Ack when
+// nil), judged with the argument: the decode's own error makes an
+// unclassified non-nil effect happen, a nil literal a nil one. It reports
+// whether the call was judged so.
+func (c *checker) judgeConditional(dec contract.Decode, call *ast.CallExpr, wrote bool) bool {
+	for _, h := range c.helpers[call] {
+		if !h.Conditional() || !sameMessage(dec.Msgs, c.m.Messages().Deps(h.Msg)) ||
+			!contract.HelperSettlesWith(c.pass.TypesInfo, h, c.decodeErr(dec, h)) {
+			continue
+		}
+		given := types.ExprString(h.ErrArg)
+		switch h.Settlement {
+		case profile.Done:
+			if !wrote {
+				c.report(dec, call, fmt.Sprintf("call to %s Acks the message on the decode failure of %s (given %s) and drops the undecodable payload as if it were handled: "+
+					"dead-letter it (and check the write) before acking, or %s and dead-letter it at the delivery cap",
+					h.Name, dec.Name, given, c.m.Messages().DelayedRetry(h.Msg)))
+			}
+			return true
+		case profile.RetryNow:
+			c.report(dec, call, fmt.Sprintf("call to %s bare-Naks the message on the decode failure of %s (given %s): the same payload comes back at once, up to the delivery cap; "+
+				"%s (5s) and dead-letter it at the cap", h.Name, dec.Name, given, c.m.Messages().DelayedRetry(h.Msg)))
+			return true
+		}
+	}
+	return false
+}
+
+// decodeErr returns the variable a conditional helper is given when it
+// holds the decode's error, or nil.
+func (c *checker) decodeErr(dec contract.Decode, h contract.HelperSettle) *types.Var {
+	id, ok := ast.Unparen(h.ErrArg).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	if d, ok := c.m.Handlers().DecodeAssignedTo(v, h.Call.Pos()); ok && d.Call == dec.Call {
+		return v
+	}
+	return nil
 }

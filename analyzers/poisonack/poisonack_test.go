@@ -19,6 +19,7 @@ var batch = checktest.NewBatch(poisonack.Analyzer, checktest.StandardPackages("p
 	"poisonack/foreign/orders",
 	"poisonack/decoders",
 	"poisonack/redelivery",
+	"poisonack/helpers/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -108,4 +109,12 @@ func TestProfileDecode(t *testing.T) {
 func TestRedelivery(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "poisonack/redelivery")
+}
+
+// TestHelpers runs the check over helpers two calls deep and helpers
+// whose settlement depends on the error they are given, judged with the
+// argument.
+func TestHelpers(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "poisonack/helpers/app")
 }

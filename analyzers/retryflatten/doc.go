@@ -33,6 +33,15 @@
 //     helper's body is not (there the parameter's origin is unknown), unless
 //     the parameter's static type is itself a carrier.
 //
+// A deferred literal that re-annotates a named error result
+// (defer func() { if err != nil { err = fmt.Errorf("op: %v", err) } }())
+// runs after every return, so it flattens whatever the function returns:
+// it is reported at the Errorf when a return of the deferring function
+// returns an error that may be retryable, or an assignment in it stores
+// one in the result (before a naked return), with that place as a related
+// location. A literal that is called rather than deferred runs before the
+// return and is judged like any code.
+//
 // Not reported: %w (one or several), errors.Join, logging and metrics that
 // format the error without making a new error, wrapper types that are
 // carriers themselves, and errors that cannot be retryable (errors.New

@@ -75,6 +75,7 @@ func (c *checker) report(fl flattening) {
 			d.Related = []analysis.RelatedInformation{{Pos: fl.helper.Pos(), Message: fl.helper.Name() + " flattens its error parameter here"}}
 		}
 	}
+	d.Related = append(d.Related, fl.related...)
 	if fl.fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fl.fix}
 	}

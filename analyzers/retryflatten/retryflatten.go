@@ -70,6 +70,7 @@ type flattening struct {
 	typ     types.Type
 	helper  *types.Func
 	fix     *analysis.SuggestedFix
+	related []analysis.RelatedInformation // more places, after those of its kind
 }
 
 type checker struct {
@@ -96,8 +97,12 @@ func (c *checker) run() {
 			}
 			for _, fl := range c.flattenings(n) {
 				*c.at = fl.node.Pos()
-				if c.m.Producers().MayBeRetryable(fl.operand) && !c.classifiedPermanent(fl, stack, paths) {
-					c.report(fl)
+				retryable, at := c.m.Producers().MayBeRetryable(fl.operand), ast.Node(nil)
+				if !retryable {
+					at, retryable = c.deferredResult(fl, stack) // a deferred re-annotation
+				}
+				if retryable && !c.classifiedPermanent(fl, stack, paths) {
+					c.report(withDeferredReturn(fl, at))
 				}
 			}
 			return true

@@ -576,13 +576,41 @@ func TestForeignHandler(t *testing.T) {
 	}
 }
 
+// TestInterfaceWired: a service registers its handlers on an interface
+// (api.Bus) whose implementation (natsbus) it does not import; main wires
+// them. The registration is reported where both are in sight (main's
+// pass), at the registration, with the handler's return as a related
+// location. A hook given to an interface whose implementation acks
+// nothing, and a handler that returns its error, stay quiet.
+func TestInterfaceWired(t *testing.T) {
+	t.Parallel()
+	dir := fixtureModule(t, "ifacewired")
+	r := runEnv(t, dir, foreignEnv, "./...")
+	if r.code != 3 {
+		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := "svc/svc.go:50:12: ackretryable: retryable error err from reserve is dropped by handler s.handleOrder: returning nil makes s.bus.Subscribe Ack the message (*natsbus.NatsBus implements api.Bus); return the error (or NakWithDelay its retry delay)\n" +
+		"\tsvc/svc.go:33:3: the handler returns nil here\n" +
+		"\tnatsbus/natsbus.go:23:7: (*natsbus.NatsBus).Subscribe Acks the message here\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+}
+
 // foreignModule copies testdata/foreign, a module that requires nats.go,
 // to a temporary directory and returns it. The go command works in it
 // with foreignEnv.
 func foreignModule(t *testing.T) string {
 	t.Helper()
+	return fixtureModule(t, "foreign")
+}
+
+// fixtureModule copies testdata/<name>, a module like testdata/foreign,
+// to a temporary directory and returns it.
+func fixtureModule(t *testing.T, name string) string {
+	t.Helper()
 	dir := t.TempDir()
-	src := filepath.Join("testdata", "foreign")
+	src := filepath.Join("testdata", name)
 	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

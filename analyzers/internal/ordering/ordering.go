@@ -318,7 +318,7 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 		case f.settle.deferred != nil:
 			subject = "the deferred " + f.settle.deferred.Ack.Method + " (running at this return)"
 		case f.settle.ret != nil:
-			subject = "returning nil (" + f.handler.Caller + " then Acks the message)"
+			subject = "returning " + f.handler.Returned() + " (" + f.handler.Caller + " then Acks the message)"
 		case t.Helper && t.Name == "":
 			subject, inner = "call to a function literal that may "+verb+" the message", "the "+verb+" inside the function literal"
 		case t.Helper:
@@ -350,10 +350,8 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 			d.Related = append(d.Related, analysis.RelatedInformation{
 				Pos: dq.Stmt.Pos(), End: dq.Stmt.End(), Message: "the deferred " + dq.Ack.Method,
 			})
-		} else if f.settle.ret != nil && f.handler.Ack.IsValid() {
-			d.Related = append(d.Related, analysis.RelatedInformation{
-				Pos: f.handler.Ack, Message: f.handler.Caller + " Acks the message here",
-			})
+		} else if f.settle.ret != nil && f.handler != nil {
+			d.Related = append(d.Related, f.handler.Related()...)
 		}
 		out = append(out, d)
 	}

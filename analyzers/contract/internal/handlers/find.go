@@ -71,6 +71,9 @@ func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack 
 		return
 	}
 	h := &Handler{Caller: caller, Ack: ack}
+	if ft.Results != nil && len(ft.Results.List) > 0 {
+		h.Bool = gotypes.IsBool(m.info.TypeOf(ft.Results.List[len(ft.Results.List)-1].Type))
+	}
 	vars := messages.ParamVars(m.info, ft)
 	for _, v := range vars {
 		if v != nil && m.msgs.IsMessage(v.Type()) {
@@ -232,4 +235,27 @@ func (m *Result) handlerBody(arg ast.Expr) (*ast.BlockStmt, *ast.FuncType) {
 		return d.Body, d.Type
 	}
 	return nil, nil
+}
+
+// handlersInRoutes marks the functions the package stores in a route
+// field directly (r.routes["orders.created"] = s.onCreated).
+func (m *Result) handlersInRoutes() {
+	if len(m.handlerFieldAcks) == 0 {
+		return
+	}
+	for _, f := range m.syn.Flow {
+		as, ok := f.Node.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			continue
+		}
+		for i, l := range as.Lhs {
+			field := m.routeFieldOf(l)
+			if field == nil || !m.handlerFieldAcks[field].IsValid() {
+				continue
+			}
+			if body, _ := m.handlerBody(as.Rhs[i]); body != nil && m.handlers[body] == nil {
+				m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field]}
+			}
+		}
+	}
 }

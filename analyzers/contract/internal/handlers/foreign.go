@@ -95,11 +95,14 @@ func (m *Result) HandlerCandidates() []*ast.FuncDecl {
 }
 
 // NilReturns returns the return statements of body (not of nested
-// literals) whose error result is the literal nil.
+// literals) whose error result is nil: the literal nil, or a variable
+// that is nil on the path to the return (a naked return of a named
+// result included; see isNilVarReturn); in a bool handler, the returns of
+// true (isTrueReturn).
 func (m *Result) NilReturns(body *ast.BlockStmt) []*ast.ReturnStmt {
 	var out []*ast.ReturnStmt
 	for _, ret := range m.returnsOf(body) {
-		if len(ret.Results) > 0 && gotypes.IsNilExpr(m.info, ret.Results[len(ret.Results)-1]) {
+		if (len(ret.Results) > 0 && gotypes.IsNilExpr(m.info, ret.Results[len(ret.Results)-1])) || m.isNilVarReturn(ret) || m.isTrueReturn(ret) {
 			out = append(out, ret)
 		}
 	}

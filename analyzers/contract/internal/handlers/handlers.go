@@ -21,8 +21,9 @@ package handlers
 // body leaves the list: return, continue, break, panic) or err == nil (the
 // Ack in the body); handler values passed directly, held in variables,
 // wrapped by middleware (MiddlewareFact), or kept in maps and slices of
-// routes, in the package that declares them; //retrylint:handler for the
-// rest. Not yet: registration in another package than the handler's, and
+// routes, in the package that declares them; route fields, maps or slices
+// of handlers that a dispatch method looks up (routes.go); //retrylint:handler
+// for the rest. Not yet: registration in another package than the handler's, and
 // buses that decide the settlement through a table (this project's
 // runtime/bus).
 
@@ -31,14 +32,19 @@ package handlers
 // handlers.
 func Build(in Inputs) (*Result, error) {
 	m := &Result{fset: in.Fset, info: in.Info, pkg: in.Pkg, decode: in.Decode, decoders: in.DecodeFuncs, maySettle: in.MaySettle,
-		mayHandle: in.MayHandle, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
+		mayHandle: in.MayHandle, mayRetry: in.MayRetry, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
 		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn, decls: in.Decls}
 	if in.Infer {
 		if err := m.inferHandlerParams(in.Decls); err != nil {
 			return nil, err
 		}
+		m.inferBoolParams(in.Decls)
 	}
 	m.inferMiddleware(in.Decls)
+	m.indexVarReturns()
 	m.findHandlers(in.Decls)
+	m.handlersInRoutes()
+	m.handlersThroughCallees()
+	m.findPendings()
 	return m, nil
 }

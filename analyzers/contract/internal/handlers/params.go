@@ -22,6 +22,7 @@ import (
 // package calls that way: the bus that keeps its handler in a field.
 func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 	m.handlerParams = make(map[*types.Func]*handlerParams)
+	m.indexRouteLookups()
 	fields := m.handlerFields(decls)
 	m.handlerFieldAcks = fields
 	for _, d := range decls {
@@ -49,6 +50,9 @@ func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 			if !ack.IsValid() {
 				ack = storedInHandlerField(m.info, d.Body, p, fields)
 			}
+			if !ack.IsValid() {
+				ack = m.storedInRoute(d.Body, p, fields)
+			}
 			if ack.IsValid() {
 				hp := m.handlerParams[fn]
 				if hp == nil {
@@ -59,6 +63,7 @@ func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 			}
 		}
 	}
+	m.inferHandOns(decls)
 	return nil
 }
 
@@ -185,7 +190,7 @@ func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	}
 	for _, field := range fields {
 		isCall := func(c *ast.CallExpr) bool {
-			if m.callsVar(c, field) {
+			if m.callsVar(c, field) || m.calledRoute(c) == field {
 				return true
 			}
 			fn := gotypes.StaticCallee(m.info, c)
@@ -209,11 +214,14 @@ func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 }
 
 // calledField returns the func-typed field returning an error that e
-// calls (x.f(...)), or nil.
+// calls (x.f(...)), or the route field it calls a handler of, or nil.
 func (m *Result) calledField(e ast.Expr) *types.Var {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return nil
+	}
+	if f := m.calledRoute(call); f != nil {
+		return f // r.routes[subj](ctx, m), or h(ctx, m) after h := r.routes[subj]
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
@@ -260,10 +268,31 @@ func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr
 			visitList(n.Body)
 		case *ast.CommClause:
 			visitList(n.Body)
+		case *ast.SwitchStmt:
+			ack = m.acksInNilCase(n, isHandlerCall)
 		}
 		return !ack.IsValid()
 	})
 	return ack
+}
+
+// acksInNilCase returns the first Ack of the case `case err == nil:` of a
+// switch without a tag, where err holds a handler call's error, or
+// token.NoPos.
+func (m *Result) acksInNilCase(s *ast.SwitchStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
+	if s.Tag != nil {
+		return token.NoPos
+	}
+	for _, st := range s.Body.List {
+		cc, ok := st.(*ast.CaseClause)
+		if !ok || len(cc.List) != 1 {
+			continue
+		}
+		if bin, ok := ast.Unparen(cc.List[0]).(*ast.BinaryExpr); ok && bin.Op == token.EQL && m.testsCallOf(&ast.IfStmt{If: cc.Case, Cond: cc.List[0]}, isHandlerCall) {
+			return m.firstAck(&ast.BlockStmt{List: cc.Body})
+		}
+	}
+	return token.NoPos
 }
 
 // testsCallOf reports whether an if statement tests, against nil, the
@@ -319,23 +348,4 @@ func (m *Result) firstAck(n ast.Node) token.Pos {
 		return true
 	})
 	return pos
-}
-
-// handlerParamsOf returns fn's handler parameters and its Ack (any
-// package).
-func (m *Result) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, payload []int) {
-	fn = fn.Origin()
-	if fn.Pkg() == m.pkg {
-		if hp := m.handlerParams[fn]; hp != nil {
-			return hp.params, hp.ack, hp.payload
-		}
-		return nil, token.NoPos, nil
-	}
-	if f, ok := m.imported.Handlers[fn]; ok {
-		if f.File != "" {
-			return f.Params, m.set.SiteInFile(fn, f.File, f.Line, f.Col), f.Payload
-		}
-		return f.Params, m.set.SiteIn(fn, f.Line, f.Col), f.Payload
-	}
-	return nil, token.NoPos, nil
 }

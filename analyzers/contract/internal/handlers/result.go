@@ -95,6 +95,7 @@ type Inputs struct {
 	DecodeFuncs dlq.FuncList
 	MaySettle   bool
 	MayHandle   bool // some function could be a handler registered elsewhere
+	MayRetry    bool // an error of the package may hold a retry carrier
 	Infer       bool // infer the handler parameters (MaySettle, or a handler directive)
 	Imported    Imported
 	Syn         *syntax.Index
@@ -117,6 +118,7 @@ type Result struct {
 	decoders  dlq.FuncList // configured decoders
 	maySettle bool
 	mayHandle bool
+	mayRetry  bool
 	imported  Imported
 	syn       *syntax.Index
 	msgs      *messages.Table
@@ -133,6 +135,9 @@ type Result struct {
 	handlerFieldAcks map[*types.Var]token.Pos       // func-typed fields called and Acked on nil, with the Ack
 	middleware       map[*types.Func][]int          // functions that wrap their handler parameters
 	foreign          []ForeignHandler               // handlers of other packages registered here
+	varReturns       map[*ast.ReturnStmt]retScope   // returns of a variable or naked, with their function
+	routeVars        map[*types.Var]*types.Var      // locals defined by a lookup in a route field, with the field
+	pending          []Pending                      // registrations through an interface with no implementation in sight
 }
 
 // HandlerParams returns, for each function of the package with handler
@@ -162,6 +167,26 @@ func (m *Result) Middleware() map[*types.Func][]int { return m.middleware }
 // Handlers returns the handler bodies of the package.
 func (m *Result) Handlers() map[*ast.BlockStmt]*Handler { return m.handlers }
 
+// Pending is a function of the package passed to a func-typed error
+// parameter of an interface method that no visible implementation makes a
+// handler parameter.
+type Pending struct {
+	Call   *ast.CallExpr   // the registration
+	Decl   *ast.FuncDecl   // the function declaration holding it
+	Method *types.Func     // the interface method
+	Param  int             // the parameter the handler is passed to
+	Body   *ast.BlockStmt  // the handler's body
+	Caller string          // the interface method as called: s.bus.Subscribe
+	Iface  *types.TypeName // the named interface
+}
+
+// retScope is the function (its body and type) a return statement that
+// may return a nil variable belongs to (nilret.go).
+type retScope struct {
+	body *ast.BlockStmt
+	typ  *ast.FuncType
+}
+
 // handlerParams is what the package's functions do with their handler
 // parameters.
 type handlerParams struct {
@@ -183,6 +208,38 @@ type Handler struct {
 	// Msgs are the handler's message parameters: the message its nil
 	// result Acks, when it receives it.
 	Msgs []*types.Var
+	// Through is the return of another handler that returns this one's
+	// result as it is (return f(ctx, msg)), when that makes it a handler;
+	// ThroughName is the callee as written there.
+	Through     *ast.ReturnStmt
+	ThroughName string
+	// Bool is set for a handler that returns a bool its caller Acks on
+	// true: `return true` is its Ack (boolh.go).
+	Bool bool
+}
+
+// Returned is what the handler returns for its caller to Ack: "nil", or
+// "true" for a bool handler.
+func (h *Handler) Returned() string {
+	if h.Bool {
+		return "true"
+	}
+	return "nil"
+}
+
+// Related returns the related locations of a report on a return of the
+// handler: the caller's Ack, when known, and the handler's return that
+// passes this one's result on.
+func (h *Handler) Related() []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	if h.Ack.IsValid() {
+		out = append(out, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
+	}
+	if h.Through != nil {
+		out = append(out, analysis.RelatedInformation{Pos: h.Through.Pos(), End: h.Through.End(),
+			Message: "the handler returns " + h.ThroughName + "'s result here"})
+	}
+	return out
 }
 
 // HandlerBodies returns the handler bodies of the package, in source

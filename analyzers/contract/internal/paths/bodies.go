@@ -55,6 +55,11 @@ type HelperSettle struct {
 	Msg        ast.Expr  // the message settled
 }
 
+// Conditional reports whether the helper settles only under a condition
+// on the error it is given (nil, non-nil and unclassified, after a
+// classification): judged with the argument at each call.
+func (h HelperSettle) Conditional() bool { return h.Cond != settle.CondAlways }
+
 // BodyHelperSettles is the helper settlements of one function body.
 type BodyHelperSettles struct {
 	Body  *ast.BlockStmt

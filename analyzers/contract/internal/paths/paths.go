@@ -180,6 +180,12 @@ func (m *Result) solvePaths() {
 			bodies = append(bodies, body)
 		}
 	}
+	for _, p := range m.hd.PendingRegistrations() {
+		if _, seen := m.paths[p.Body]; !seen && m.mayRetry {
+			m.paths[p.Body] = nil
+			bodies = append(bodies, p.Body)
+		}
+	}
 	for _, d := range m.decls {
 		if _, seen := m.paths[d.Body]; !seen && m.mayRetry && (handlers.IsCandidate(m.info, m.msgs, d) || handlers.IsTypedCandidate(m.info, m.msgs, d)) && len(m.hd.NilReturns(d.Body)) > 0 {
 			m.paths[d.Body] = nil

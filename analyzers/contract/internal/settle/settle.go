@@ -5,8 +5,10 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
@@ -94,6 +96,14 @@ func (m *Result) CertainAckInside(call *ast.CallExpr) token.Pos {
 // parameter): known for helpers of this package from their bodies, for
 // others from the condition in their facts.
 func (m *Result) CertainEffect(call *ast.CallExpr, s profile.Settlement) (HelperEffect, bool) {
+	return m.certainEffect(call, s, 0)
+}
+
+// certainEffect is CertainEffect through helpers of the package that
+// call another helper whenever they run (retryLater(m) calling
+// queue.Redeliver(m), which Naks), as deep as defs.MaxDepth: the Site is
+// the settlement at the end of the chain.
+func (m *Result) certainEffect(call *ast.CallExpr, s profile.Settlement, depth int) (HelperEffect, bool) {
 	if name, _ := goast.CalledName(call.Fun); !m.EffectNamed(name) {
 		return HelperEffect{}, false
 	}
@@ -119,15 +129,30 @@ func (m *Result) CertainEffect(call *ast.CallExpr, s profile.Settlement) (Helper
 		return HelperEffect{}, false
 	}
 	for _, e := range effects {
-		if e.Settlement != s || e.Call == nil || e.Param >= len(call.Args) {
+		if e.Settlement != s || e.Call == nil || e.Param >= len(call.Args) || !Unconditional(d.Body, e.Call) {
 			continue
 		}
-		if _, direct := m.msgs.AsAckCall(e.Call); direct && Unconditional(d.Body, e.Call) {
+		if _, direct := m.msgs.AsAckCall(e.Call); direct {
 			e.Site = e.Call.Pos()
+			return e, true
+		}
+		if depth >= defs.MaxDepth {
+			continue
+		}
+		inner, ok := m.certainEffect(e.Call, s, depth+1)
+		if ok && m.passesParam(d, e.Param, e.Call.Args[inner.Param]) {
+			e.Site = inner.Site
 			return e, true
 		}
 	}
 	return HelperEffect{}, false
+}
+
+// passesParam reports whether arg, an argument of a call in d, is (or is
+// derived from) d's message parameter i.
+func (m *Result) passesParam(d *ast.FuncDecl, i int, arg ast.Expr) bool {
+	params := messages.ParamVars(m.info, d.Type)
+	return i < len(params) && params[i] != nil && slices.Contains(m.msgs.Deps(arg), params[i])
 }
 
 // CertainHelperSettle recognizes a call of a helper (any package) that
