@@ -48,10 +48,12 @@
 //	      barenak: {type: module}
 //
 // barenak's findings are issues of the barenak linter and the rest stay
-// retrylint's. A per-check linter takes the same settings (give both the
-// same contract options, a YAML anchor does) and runs its check only; the
-// meta check stays with retrylint. Enabling a check both ways reports its
-// findings twice: disable it in retrylint's settings. Each per-check linter
+// retrylint's. A per-check linter takes the same settings (a YAML anchor
+// shares them) and runs its check only, even where the shared disable
+// names it (that is what turns it off in retrylint); .retrylint.yaml's
+// disable holds for it as for every driver. The meta check stays with
+// retrylint. Enabling a check both ways reports its findings twice:
+// disable it in retrylint's settings. Each per-check linter
 // runs the contract model for itself, under a name of its own
 // (retrycontract_barenak), so golangci-lint's fact cache never mixes two
 // configurations; the cost is one model run per such linter.
@@ -163,6 +165,13 @@ func (s Settings) build(only string) ([]*analysis.Analyzer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if only != "" {
+		// A per-check linter shares its settings with retrylint's (one YAML
+		// anchor), where disable names the checks that run as linters of
+		// their own: its own check there is not turned off. The file's
+		// disable holds for every driver, this one too.
+		s.Disable = slices.DeleteFunc(slices.Clone(s.Disable), func(name string) bool { return name == only })
+	}
 	s.Disable = append(disable, s.Disable...)
 	for _, opt := range []struct{ name, value string }{
 		{contract.FlagCarrierMethod, s.CarrierMethod},
@@ -185,9 +194,6 @@ func (s Settings) build(only string) ([]*analysis.Analyzer, error) {
 		names = append(names, a.Name)
 	}
 	for _, name := range s.Disable {
-		if name == only {
-			return nil, fmt.Errorf("disable: %s is this linter's check (to turn it off, disable the linter)", name)
-		}
 		if byName[name] == nil && name != directives.Name {
 			return nil, fmt.Errorf("disable: no check named %q (checks: %s, %s)", name, strings.Join(names, ", "), directives.Name)
 		}
