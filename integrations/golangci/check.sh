@@ -163,8 +163,9 @@ fi
 echo "-- compare: the command line's findings and golangci-lint's retrylint issues"
 failed=0
 # file:line:col: check of each finding. The command line indents related
-# locations under their finding; golangci-lint prints them as issues of their
-# own, "check(related information): ...", which are left out here.
+# locations under their finding; the plugin puts them in the message (and a
+# "check(related information): ..." issue of their own, which golangci-lint
+# would make of them, fails the check further down).
 finding='^[^[:space:]]+\.go:[0-9]+:[0-9]+: [a-z]+: '
 grep -E "$finding" "$work/cli.out" | cut -d: -f1-4 | sort -u >"$work/want"
 grep -E "$finding.*\(retrylint\)\$" "$work/gcl.out" | cut -d: -f1-4 | sort -u >"$work/got"
