@@ -34,6 +34,35 @@
 // Settings decode into the same contract.Config the command line builds
 // from flags; an unknown key, a wrong type or an invalid value fails with an
 // error that names it.
+//
+// Each check is also registered as a linter of its own, under its name, so
+// that //nolint:barenak works: golangci-lint matches //nolint names against
+// linter names, and a module plugin's diagnostics all carry the name of the
+// linter they were configured under. Configured as
+//
+//	linters:
+//	  enable: [retrylint, barenak]
+//	  settings:
+//	    custom:
+//	      retrylint: {type: module, settings: {disable: [barenak]}}
+//	      barenak: {type: module}
+//
+// barenak's findings are issues of the barenak linter and the rest stay
+// retrylint's. A per-check linter takes the same settings (a YAML anchor
+// shares them) and runs its check only, even where the shared disable
+// names it (that is what turns it off in retrylint); .retrylint.yaml's
+// disable holds for it as for every driver. The meta check stays with
+// retrylint. Enabling a check both ways reports its findings twice:
+// disable it in retrylint's settings. Each per-check linter
+// runs the contract model for itself, under a name of its own
+// (retrycontract_barenak), so golangci-lint's fact cache never mixes two
+// configurations; the cost is one model run per such linter.
+//
+// golangci-lint turns a diagnostic's related locations into issues of their
+// own, on their own lines, where //nolint at the finding does not reach: a
+// suppressed finding left them behind, and one finding counted several
+// times. The plugin folds them into the finding's message instead (see
+// foldRelated).
 package plugin
 
 import (
@@ -54,7 +83,12 @@ import (
 // Name is the linter's name in golangci-lint, and the name //nolint takes.
 const Name = "retrylint"
 
-func init() { register.Plugin(Name, New) }
+func init() {
+	register.Plugin(Name, New)
+	for _, a := range suite.Checks(contract.New(contract.DefaultConfig())) {
+		register.Plugin(a.Name, NewCheck(a.Name))
+	}
+}
 
 // Settings are the plugin's settings; keys match the command line flags.
 type Settings struct {
@@ -87,16 +121,43 @@ func New(raw any) (register.LinterPlugin, error) {
 	return &plugin{analyzers: analyzers}, nil
 }
 
+// NewCheck returns the constructor of the linter named check, which runs
+// that check only (see the package documentation).
+func NewCheck(check string) register.NewPlugin {
+	return func(raw any) (register.LinterPlugin, error) {
+		s, err := register.DecodeSettings[Settings](raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s settings: %w", check, err)
+		}
+		analyzers, err := s.build(check)
+		if err != nil {
+			return nil, fmt.Errorf("%s settings: %w", check, err)
+		}
+		return &plugin{analyzers: analyzers}, nil
+	}
+}
+
 // Analyzers builds the checks the settings ask for, on one contract
 // analyzer configured by them.
-func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
+func (s Settings) Analyzers() ([]*analysis.Analyzer, error) { return s.build("") }
+
+// build builds the checks of the retrylint linter (only == "") or of the
+// linter of check only.
+func (s Settings) build(only string) ([]*analysis.Analyzer, error) {
 	cfg := contract.DefaultConfig()
 	cfg.Nolint = false // golangci-lint applies //nolint, and nolintlint must see what it covers
 	model := contract.New(cfg)
-	checks := suite.Checks(model)
+	own := model // the model the checks run on
+	if only != "" {
+		renamed := *model // the same options and run, under a name of its own
+		renamed.Name = contract.Name + "_" + only
+		own = &renamed
+	}
+	checks := suite.Checks(own)
 	// .retrylint.yaml first, from the directory golangci-lint runs in; the
-	// plugin's settings override it.
-	all := append([]*analysis.Analyzer{model, suite.Meta(model, checks)}, checks...)
+	// plugin's settings override it. model carries the options' flags
+	// under the file's name for them, retrycontract.
+	all := append([]*analysis.Analyzer{model, suite.Meta(own, checks)}, checks...)
 	fileArgs, path, err := config.ArgsFor(".", all)
 	if err != nil {
 		return nil, err
@@ -104,6 +165,13 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 	disable, err := config.Apply(fileArgs, all)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if only != "" {
+		// A per-check linter shares its settings with retrylint's (one YAML
+		// anchor), where disable names the checks that run as linters of
+		// their own: its own check there is not turned off. The file's
+		// disable holds for every driver, this one too.
+		s.Disable = slices.DeleteFunc(slices.Clone(s.Disable), func(name string) bool { return name == only })
 	}
 	s.Disable = append(disable, s.Disable...)
 	for _, opt := range []struct{ name, value string }{
@@ -161,10 +229,13 @@ func (s Settings) Analyzers() ([]*analysis.Analyzer, error) {
 		}
 	}
 	checks = slices.DeleteFunc(checks, func(a *analysis.Analyzer) bool {
-		return slices.Contains(s.Disable, a.Name)
+		return slices.Contains(s.Disable, a.Name) || only != "" && a.Name != only
 	})
-	if !slices.Contains(s.Disable, directives.Name) {
-		checks = append(checks, suite.Meta(model, checks))
+	for i, a := range checks {
+		checks[i] = foldRelated(a)
+	}
+	if only == "" && !slices.Contains(s.Disable, directives.Name) {
+		checks = append(checks, foldRelated(suite.Meta(own, checks)))
 	}
 	return checks, nil
 }

@@ -136,3 +136,93 @@ func TestConfigFileUnderSettings(t *testing.T) {
 		t.Errorf("bad file: %v", err)
 	}
 }
+
+// TestRelatedFolded: under golangci-lint a related location would be an
+// issue of its own, out of reach of the //nolint at the finding; the
+// plugin's checks carry them in the message instead and report none.
+func TestRelatedFolded(t *testing.T) {
+	analyzers, err := plugin.Settings{}.Analyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	testdata, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range analysistest.Run(t, testdata, byName(t, analyzers, "barenak"), "pluginrelated/consumer") {
+		for _, d := range r.Diagnostics {
+			if len(d.Related) > 0 {
+				t.Errorf("%s: diagnostic with %d related locations: %s", r.Pass.Fset.Position(d.Pos), len(d.Related), d.Message)
+			}
+		}
+	}
+	analysistest.Run(t, testdata, byName(t, analyzers, "retryflatten"), "pluginrelated/flatten")
+}
+
+// TestPerCheckLinter: each check is a linter of its own too (so that
+// //nolint:barenak names a linter), running that check only, with the
+// same settings, on a contract model of its own name.
+func TestPerCheckLinter(t *testing.T) {
+	p, err := plugin.NewCheck("barenak")(map[string]any{
+		"dlq-funcs": []string{"example.com/bus.Sink.Park"},
+		"checks":    map[string]any{"barenak": map[string]any{"strict": true}, "retryflatten": map[string]any{}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyzers, err := p.BuildAnalyzers()
+	if err != nil || len(analyzers) != 1 || analyzers[0].Name != "barenak" {
+		t.Fatalf("BuildAnalyzers: %v, %v; want barenak alone", err, analyzers)
+	}
+	a := analyzers[0]
+	if v := a.Flags.Lookup("strict").Value.String(); v != "true" {
+		t.Errorf("barenak.strict = %s, want the settings' true", v)
+	}
+	var model []string
+	for _, r := range a.Requires {
+		if strings.HasPrefix(r.Name, "retrycontract") {
+			model = append(model, r.Name)
+		}
+	}
+	if len(model) != 1 || model[0] != "retrycontract_barenak" {
+		t.Errorf("barenak's model: %v, want retrycontract_barenak (a name of its own for golangci-lint's fact cache)", model)
+	}
+	testdata, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, a, "pluginrelated/consumer") // related locations folded here too
+	// Settings shared with retrylint's, which disable the check there
+	// because it runs as a linter of its own, leave it on here.
+	p, err = plugin.NewCheck("barenak")(map[string]any{"disable": []string{"barenak", "retryflatten"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if analyzers, _ := p.BuildAnalyzers(); len(analyzers) != 1 || analyzers[0].Name != "barenak" {
+		t.Errorf("with the shared disable: [barenak, retryflatten]: %v, want barenak", analyzers)
+	}
+	// .retrylint.yaml's disable holds for every driver, this linter too.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".retrylint.yaml"), []byte("disable: [barenak]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	p, err = plugin.NewCheck("barenak")(map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if analyzers, _ := p.BuildAnalyzers(); len(analyzers) != 0 {
+		t.Errorf("with the file's disable: [barenak]: %v, want nothing", analyzers)
+	}
+}
+
+func byName(t *testing.T, analyzers []*analysis.Analyzer, name string) *analysis.Analyzer {
+	t.Helper()
+	for _, a := range analyzers {
+		if a.Name == name {
+			return a
+		}
+	}
+	t.Fatalf("no analyzer %s", name)
+	return nil
+}

@@ -61,9 +61,11 @@ func All() []*analysis.Analyzer {
 
 // Configure applies the configuration file found from dir
 // (.retrylint.yaml, in dir or a directory above it) to the package-level
-// analyzers, for drivers that take no command line: the gopls build. It
-// returns the file's path ("" when there is none) and the analyzers the
-// file disables. An error names the file and line.
+// analyzers, for a driver that takes no command line and runs under one
+// configuration. (The gopls build, which analyzes packages of several
+// modules, uses PerModule instead.) It returns the file's path ("" when
+// there is none) and the analyzers the file disables. An error names the
+// file and line.
 func Configure(dir string) (path string, disabled []string, err error) {
 	roots := Roots()
 	args, path, err := config.ArgsFor(dir, roots)

@@ -20,7 +20,15 @@
 #
 # nolintlint (allow-unused: false) runs too, on testdata/nolint: it must
 # report the fixture's unused //nolint:retrylint and nothing else (the used
-# one must count as used: the plugin leaves //nolint to golangci-lint).
+# ones must count as used: the plugin leaves //nolint to golangci-lint).
+# No related location may become an issue of its own (golangci-lint makes
+# one of each, where the //nolint at the finding does not reach): the
+# plugin folds them into the message.
+#
+# Then the per-check form: with check.percheck.golangci.yml (retryflatten
+# a linter of its own), on testdata/nolintcheck, //nolint:retryflatten
+# silences its finding, related location included, is no unknown linter,
+# and nolintlint reports the unused one only.
 set -euo pipefail
 
 version=v2.15.0
@@ -28,10 +36,38 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 here=$repo/integrations/golangci
 cache=${RETRYLINT_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retrylint-ci}/golangci-lint
 fixture=integrations/golangci/testdata/nolint
+percheck=integrations/golangci/testdata/nolintcheck
 checks=(retryflatten termbeforedlq barenak ackretryable dlqunchecked poisonack settletwice ackpermanent)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# nolint_expect FILE REPORTS LINTER UNUSED USED...: nolintlint's REPORTS on
+# FILE are exactly the unused //nolint:LINTER at line UNUSED; the ones at
+# the USED lines count as used.
+nolint_expect() {
+  local file=$1 reports=$2 linter=$3 unused=$4 line others
+  shift 4
+  if ! grep -q "^$file:$unused:" "$reports"; then
+    echo "FAIL: nolintlint did not report the unused //nolint:$linter at $file:$unused"; failed=1
+  else
+    echo "ok: nolintlint reports the unused directive at $file:$unused"
+  fi
+  for line in "$@"; do
+    if grep -q "^$file:$line:" "$reports"; then
+      echo "FAIL: nolintlint reports the used //nolint:$linter at $file:$line as unused"
+      echo "  (the plugin must leave //nolint to golangci-lint and report what it covers):"
+      grep "^$file:$line:" "$reports" | sed 's/^/  /'
+      failed=1
+    else
+      echo "ok: nolintlint sees the used //nolint:$linter at $file:$line as used"
+    fi
+  done
+  others=$(grep -v -e "^$file:$unused:" $(printf -- "-e ^$file:%s: " "$@") "$reports" || true)
+  if [ -n "$others" ]; then
+    echo "FAIL: unexpected nolintlint reports:"; echo "$others"; failed=1
+  fi
+}
 mkdir -p "$cache/bin"
 
 # -trimpath keeps the compiled packages independent of the directory they are
@@ -127,8 +163,9 @@ fi
 echo "-- compare: the command line's findings and golangci-lint's retrylint issues"
 failed=0
 # file:line:col: check of each finding. The command line indents related
-# locations under their finding; golangci-lint prints them as issues of their
-# own, "check(related information): ...", which are left out here.
+# locations under their finding; the plugin puts them in the message (and a
+# "check(related information): ..." issue of their own, which golangci-lint
+# would make of them, fails the check further down).
 finding='^[^[:space:]]+\.go:[0-9]+:[0-9]+: [a-z]+: '
 grep -E "$finding" "$work/cli.out" | cut -d: -f1-4 | sort -u >"$work/want"
 grep -E "$finding.*\(retrylint\)\$" "$work/gcl.out" | cut -d: -f1-4 | sort -u >"$work/got"
@@ -157,27 +194,55 @@ for check in "${checks[@]}"; do
   fi
 done
 
+echo "-- related locations: in the finding's message, never issues of their own"
+if grep -E '\(related information\)' "$work/gcl.out"; then
+  echo "FAIL: related locations reported as issues of their own (above): a //nolint at the finding does not reach them"; failed=1
+else
+  echo "ok: no related location is an issue of its own"
+fi
+related=$(grep -n 'fixture: related$' "$fixture/nolint.go" | cut -d: -f1)
+if ! grep -E "^$fixture/nolint.go:$related:[0-9]+: retryflatten: .*\(see: line [0-9]+:[0-9]+: describe flattens its error parameter here\) \(retrylint\)\$" "$work/gcl.out"; then
+  echo "FAIL: no retryflatten issue at $fixture/nolint.go:$related naming its related location in the message"; failed=1
+fi
+if grep -E "^$fixture/nolint.go:[0-9]+:[0-9]+: .*\((retrylint)\)\$" "$work/gcl.out" | grep -v -e "^$fixture/nolint.go:$related:" |
+  grep -v -F -f <(grep -E "^$fixture/nolint.go:" "$work/cli.out" | cut -d: -f1-2 | sed 's/$/:/'); then
+  echo "FAIL: retrylint issues in $fixture that the command line does not report (above): something under //nolint:retrylint was left"; failed=1
+fi
+
 echo "-- nolintlint (allow-unused: false) on $fixture"
-used=$(grep -n 'fixture: used$' "$fixture/nolint.go" | cut -d: -f1)
+used=$(grep -n -e 'fixture: used$' -e 'fixture: used, related$' "$fixture/nolint.go" | cut -d: -f1)
 unused=$(grep -n 'fixture: unused$' "$fixture/nolint.go" | cut -d: -f1)
 grep -E '\(nolintlint\)$' "$work/gcl.out" >"$work/nolintlint" || true
-if ! grep -q "^$fixture/nolint.go:$unused:" "$work/nolintlint"; then
-  echo "FAIL: nolintlint did not report the unused //nolint:retrylint at $fixture/nolint.go:$unused"; failed=1
+nolint_expect "$fixture/nolint.go" "$work/nolintlint" retrylint "$unused" $used
+
+echo "-- per-check linters (check.percheck.golangci.yml: retryflatten a linter of its own) on $percheck"
+set +e
+"$gcl" run --config "$here/check.percheck.golangci.yml" \
+  --output.text.path=stdout --output.text.print-issued-lines=false --output.text.colors=false \
+  "./$percheck" >"$work/percheck.out" 2>"$work/percheck.err"
+status=$?
+set -e
+cat "$work/percheck.out" "$work/percheck.err"
+reported=$(grep -n 'fixture: reported$' "$percheck/nolintcheck.go" | cut -d: -f1)
+used=$(grep -n 'fixture: used$' "$percheck/nolintcheck.go" | cut -d: -f1)
+unused=$(grep -n 'fixture: unused$' "$percheck/nolintcheck.go" | cut -d: -f1)
+if [ "$status" -ne 1 ]; then
+  echo "FAIL: custom-gcl run with per-check linters exited $status, want 1 (issues found)"; failed=1
+fi
+if grep -i 'unknown linter' "$work/percheck.err"; then
+  echo "FAIL: golangci-lint does not know //nolint:retryflatten's linter (above)"; failed=1
+fi
+grep -E '^[^[:space:]]+\.go:[0-9]+:[0-9]+: .*\((retrylint|retryflatten)\)$' "$work/percheck.out" | cut -d: -f1-2 >"$work/percheck.got" || true
+if [ "$(cat "$work/percheck.got")" != "$percheck/nolintcheck.go:$reported" ]; then
+  echo "FAIL: want exactly one retrylint issue, retryflatten's at $percheck/nolintcheck.go:$reported; got:"
+  cat "$work/percheck.got"; failed=1
+elif ! grep -qE "^$percheck/nolintcheck.go:$reported:[0-9]+: describe flattens .*\(see: line [0-9]+:[0-9]+: describe flattens its error parameter here\) \(retryflatten\)\$" "$work/percheck.out"; then
+  echo "FAIL: the issue at $percheck/nolintcheck.go:$reported is not retryflatten's, with its related location in the message"; failed=1
 else
-  echo "ok: nolintlint reports the unused directive at $fixture/nolint.go:$unused"
+  echo "ok: one issue, of the retryflatten linter, at $percheck/nolintcheck.go:$reported; //nolint:retryflatten silenced the other, related location included"
 fi
-if grep -q "^$fixture/nolint.go:$used:" "$work/nolintlint"; then
-  echo "FAIL: nolintlint reports the used //nolint:retrylint at $fixture/nolint.go:$used as unused"
-  echo "  (the plugin must leave //nolint to golangci-lint and report what it covers):"
-  grep "^$fixture/nolint.go:$used:" "$work/nolintlint" | sed 's/^/  /'
-  failed=1
-else
-  echo "ok: nolintlint sees the used //nolint:retrylint at $fixture/nolint.go:$used as used"
-fi
-others=$(grep -v -e "^$fixture/nolint.go:$used:" -e "^$fixture/nolint.go:$unused:" "$work/nolintlint" || true)
-if [ -n "$others" ]; then
-  echo "FAIL: unexpected nolintlint reports:"; echo "$others"; failed=1
-fi
+grep -E '\(nolintlint\)$' "$work/percheck.out" >"$work/percheck.nolintlint" || true
+nolint_expect "$percheck/nolintcheck.go" "$work/percheck.nolintlint" retryflatten "$unused" "$used"
 
 # One .retrylint.yaml, three drivers: in a copy of the examples' module
 # whose file disables barenak, the command line, go vet -vettool and

@@ -4,7 +4,15 @@
 # opening examples/orders/handlers/orders.go must publish the retryflatten
 # and barenak diagnostics the command line reports there, and the quick fix
 # gopls offers for each must rewrite the line as `retrylint -fix` does. Then
-# a .retrylint.yaml that disables barenak must take effect.
+# a .retrylint.yaml that disables barenak must take effect, and:
+#   - the configuration is the module's: in a monorepo whose root file
+#     disables retryflatten and whose service's own file disables barenak,
+#     gopls started at the root reports retryflatten in the service and no
+#     barenak;
+#   - option values are part of gopls' cache key: after dlq-funcs changes
+#     and gopls restarts (same on-disk cache), the findings follow the file;
+#   - a typo in .retrylint.yaml is one diagnostic at the package clause,
+#     no check runs, and the rest of Go editing keeps working.
 #
 #   integrations/gopls/check.sh
 #
@@ -80,4 +88,36 @@ cp -r "$repo/examples" "$work/ws"
 printf 'disable: [barenak]\n' >"$work/ws/.retrylint.yaml"
 "$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$work/ws" -file "${file#examples/}" -timeout "$timeout" \
   "${flatten[@]}" -absent barenak
+
+echo "-- lspcheck in a monorepo: root .retrylint.yaml (disable: [retryflatten]), services/orders/.retrylint.yaml (disable: [barenak])"
+mkdir -p "$work/mono/services"
+cp -r "$repo/examples" "$work/mono/services/orders"
+printf 'disable: [retryflatten]\n' >"$work/mono/.retrylint.yaml"
+printf 'disable: [barenak]\n' >"$work/mono/services/orders/.retrylint.yaml"
+"$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$work/mono" -file "services/orders/${file#examples/}" -timeout "$timeout" \
+  "${flatten[@]}" -absent barenak
+
+# HandleAudit (testdata/keep.go) Terms, then calls keep: with keep in
+# dlq-funcs that is a Term before the DLQ write; without, a Term that drops
+# the undecodable payload. Two gopls processes in turn, one file changed
+# in between: the second must not be served the first one's results from
+# gopls' on-disk cache.
+echo "-- lspcheck, dlq-funcs changed between two gopls runs: the findings follow .retrylint.yaml"
+cp -r "$repo/examples" "$work/dlq"
+cp "$here/testdata/keep.go" "$work/dlq/orders/handlers/keep.go"
+keep=orders/handlers/keep.go
+term=$(grep -n 'fixture: term$' "$work/dlq/$keep" | cut -d: -f1)
+printf 'retrycontract:\n  dlq-funcs: [github.com/retrylint/retrylint/examples/orders/handlers.keep]\n' >"$work/dlq/.retrylint.yaml"
+"$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$work/dlq" -file "$keep" -timeout "$timeout" \
+  -diagnostic "termbeforedlq:$term:Term before the DLQ write keep" -absent poisonack
+printf 'retrycontract:\n  dlq-funcs: [github.com/retrylint/retrylint/examples/orders/bus.DeadLetter]\n' >"$work/dlq/.retrylint.yaml"
+"$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$work/dlq" -file "$keep" -timeout "$timeout" \
+  -diagnostic "poisonack:$term:drops the payload" -absent termbeforedlq
+
+echo "-- lspcheck with a typo in .retrylint.yaml: one diagnostic at the package clause, editing works"
+cp -r "$repo/examples" "$work/typo"
+printf '# the busy inventory service is paced elsewhere\nbarenack:\n  strict: false\n' >"$work/typo/.retrylint.yaml"
+clause=$(grep -n '^package ' "$work/typo/${file#examples/}" | head -1 | cut -d: -f1)
+"$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$work/typo" -file "${file#examples/}" -timeout "$timeout" \
+  -diagnostic "retrylint:$clause:.retrylint.yaml:2: unknown key \"barenack\"" -absent retryflatten -absent barenak
 echo "gopls integration check passed"

@@ -9,8 +9,15 @@
 // textDocument/publishDiagnostics carrying a diagnostic of that analyzer
 // (its source) on that line (1-based), asks textDocument/codeAction for
 // the quick fixes at its range, applies the fix's edit to the file's text
-// in memory and compares the line, trimmed, with text. It exits 1 with a
-// message saying what was missing, after -timeout at the latest.
+// in memory and compares the line, trimmed, with text. Each -diagnostic
+// is analyzer:line:substring, a diagnostic whose message contains
+// substring, without a quick fix to check. Then textDocument/documentSymbol
+// must list the file's symbols: the rest of Go editing works. It exits 1
+// with a message saying what was missing, after -timeout at the latest.
+//
+// gopls starts in -cwd (default: -root), so a check can tell the
+// workspace folder's configuration from the one of the directory the
+// editor started gopls in.
 //
 // The analyses named by -analyses are enabled through initializationOptions.
 // Requests from the server to the client are answered with null.
@@ -42,8 +49,9 @@ import (
 
 type expectation struct {
 	analyzer string
-	line     int // 1-based
-	fixed    string
+	line     int    // 1-based
+	fixed    string // the line after the quick fix; "" for none to check
+	contains string // a substring of the message; "" for any
 }
 
 type expectations []expectation
@@ -57,19 +65,37 @@ func (e *expectations) Set(s string) error {
 	if !ok1 || !ok2 || err != nil || line < 1 || analyzer == "" || fixed == "" {
 		return fmt.Errorf("want analyzer:line:fixed-line-text, got %q", s)
 	}
-	*e = append(*e, expectation{analyzer, line, strings.TrimSpace(fixed)})
+	*e = append(*e, expectation{analyzer: analyzer, line: line, fixed: strings.TrimSpace(fixed)})
+	return nil
+}
+
+// diagnostics is the -diagnostic flag: expectations without a quick fix.
+type diagnostics struct{ e *expectations }
+
+func (d diagnostics) String() string { return "" }
+
+func (d diagnostics) Set(s string) error {
+	analyzer, rest, ok1 := strings.Cut(s, ":")
+	lineText, contains, ok2 := strings.Cut(rest, ":")
+	line, err := strconv.Atoi(lineText)
+	if !ok1 || !ok2 || err != nil || line < 1 || analyzer == "" {
+		return fmt.Errorf("want analyzer:line:message-substring, got %q", s)
+	}
+	*d.e = append(*d.e, expectation{analyzer: analyzer, line: line, contains: contains})
 	return nil
 }
 
 func main() {
 	gopls := flag.String("gopls", "", "gopls binary to drive (required)")
 	root := flag.String("root", ".", "workspace root (a module directory)")
+	cwd := flag.String("cwd", "", "directory gopls starts in (default: -root)")
 	file := flag.String("file", "", "file to open, relative to -root (required)")
 	analyses := flag.String("analyses", "retryflatten,termbeforedlq,barenak,ackretryable,dlqunchecked,poisonack,settletwice,ackpermanent",
 		"comma-separated analyses for initializationOptions: name enables one, name=false disables it")
 	timeout := flag.Duration("timeout", 60*time.Second, "give up after this long")
 	var want expectations
-	flag.Var(&want, "expect", "analyzer:line:fixed-line-text (repeatable, at least one)")
+	flag.Var(&want, "expect", "analyzer:line:fixed-line-text (repeatable)")
+	flag.Var(diagnostics{&want}, "diagnostic", "analyzer:line:message-substring, a diagnostic without a quick fix to check (repeatable)")
 	var absent names
 	flag.Var(&absent, "absent", "analyzer that must publish no diagnostic for the file (repeatable)")
 	flag.Parse()
@@ -77,13 +103,16 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*gopls, *root, *file, *analyses, *timeout, want, absent); err != nil {
+	if *cwd == "" {
+		*cwd = *root
+	}
+	if err := run(*gopls, *root, *cwd, *file, *analyses, *timeout, want, absent); err != nil {
 		fmt.Fprintln(os.Stderr, "lspcheck: FAIL:", err)
 		os.Exit(1)
 	}
 }
 
-func run(gopls, root, file, analyses string, timeout time.Duration, want expectations, absent names) error {
+func run(gopls, root, cwd, file, analyses string, timeout time.Duration, want expectations, absent names) error {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return err
@@ -95,7 +124,7 @@ func run(gopls, root, file, analyses string, timeout time.Duration, want expecta
 	}
 	uri := fileURI(path)
 
-	c, err := start(gopls, root)
+	c, err := start(gopls, cwd)
 	if err != nil {
 		return err
 	}
@@ -164,6 +193,9 @@ func run(gopls, root, file, analyses string, timeout time.Duration, want expecta
 	for i, w := range want {
 		d := found[i]
 		fmt.Printf("  %s:%d:%d: %s: %s\n", file, w.line, d.Range.Start.Character+1, d.Source, d.Message)
+		if w.fixed == "" {
+			continue
+		}
 		title, edits, err := c.quickFix(uri, d, deadline)
 		if err != nil {
 			return fmt.Errorf("%s at line %d: %w", w.analyzer, w.line, err)
@@ -182,6 +214,12 @@ func run(gopls, root, file, analyses string, timeout time.Duration, want expecta
 		}
 		fmt.Printf("    quick fix %q: %s\n", title, got)
 	}
+
+	n, err := c.symbols(uri, deadline)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  textDocument/documentSymbol: %d symbols\n", n)
 
 	// A polite shutdown; gopls's exit status does not matter to the check.
 	if _, err := c.call("shutdown", nil, time.Now().Add(10*time.Second)); err == nil {
@@ -473,7 +511,7 @@ func (c *client) awaitDiagnostics(uri string, want expectations, deadline time.T
 		for i, w := range want {
 			ok := false
 			for _, d := range latest {
-				if d.Source == w.analyzer && d.Range.Start.Line == w.line-1 {
+				if d.Source == w.analyzer && d.Range.Start.Line == w.line-1 && strings.Contains(d.Message, w.contains) {
 					found[i], ok = d, true
 					break
 				}
@@ -503,6 +541,25 @@ func (c *client) awaitDiagnostics(uri string, want expectations, deadline time.T
 			return nil, nil, fmt.Errorf("timed out waiting for diagnostics:%s%s", b.String(), c.serverLog())
 		}
 	}
+}
+
+// symbols asks for the file's symbols and returns how many top-level ones
+// there are: none is an error (the file declares some).
+func (c *client) symbols(uri string, deadline time.Time) (int, error) {
+	raw, err := c.call("textDocument/documentSymbol", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+	}, deadline)
+	if err != nil {
+		return 0, err
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return 0, fmt.Errorf("documentSymbol result %s: %w", raw, err)
+	}
+	if len(items) == 0 {
+		return 0, fmt.Errorf("textDocument/documentSymbol lists no symbol for the file: Go editing is not working%s", c.serverLog())
+	}
+	return len(items), nil
 }
 
 // quickFix asks for the code actions at d and returns the title and text

@@ -6,7 +6,12 @@
 //   - "fixture: used": a //nolint:retrylint that silences a retrylint finding
 //     (the same shape as Reported, which is reported);
 //   - "fixture: unused": a //nolint:retrylint on a line retrylint has nothing
-//     to say about; nolintlint must report it.
+//     to say about; nolintlint must report it;
+//   - "fixture: used, related": a //nolint:retrylint that silences a finding
+//     with a related location on another line of this file (describe's
+//     %v): nothing of the finding may be left, nor reported unused;
+//   - "fixture: related": the same finding unsilenced (ReportedViaHelper):
+//     one issue, its related location in the message.
 package nolint
 
 import (
@@ -47,6 +52,29 @@ func Silenced(sku string) error {
 func Clean(sku string) error {
 	if err := reserve(sku); err != nil {
 		return fmt.Errorf("reserve %s: %w", sku, err) //nolint:retrylint // fixture: unused
+	}
+	return nil
+}
+
+// describe formats an operation's failure for the logs: it flattens err
+// with %v, which is the related location of the findings at its calls.
+func describe(op string, err error) error {
+	return fmt.Errorf("%s: %v", op, err)
+}
+
+// ReportedViaHelper flattens through describe; retrylint reports the call.
+func ReportedViaHelper(sku string) error {
+	if err := reserve(sku); err != nil {
+		return describe("reserve "+sku, err) // fixture: related
+	}
+	return nil
+}
+
+// SilencedViaHelper does too, under a directive that must silence the
+// finding and its related location.
+func SilencedViaHelper(sku string) error {
+	if err := reserve(sku); err != nil {
+		return describe("reserve "+sku, err) //nolint:retrylint // fixture: used, related
 	}
 	return nil
 }
