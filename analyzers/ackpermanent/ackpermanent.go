@@ -104,8 +104,8 @@ func (c *checker) checkBody(body *ast.BlockStmt) {
 		} else {
 			facts, ok = paths.At(a.node.(*ast.CallExpr))
 		}
-		if !ok || facts.NoIntent == nil {
-			continue
+		if !ok || facts.NoIntent == nil || !c.m.Messages().RedeliveredVars(a.msgs) {
+			continue // nothing redelivers the message: its Ack settles nothing
 		}
 		if g == nil {
 			g = c.placeWrites(flow)

@@ -11,6 +11,7 @@ import (
 // batch runs the check over the packages of all the tests below, in one
 // load.
 var batch = checktest.NewBatch(ackpermanent.Analyzer, checktest.StandardPackages("ackpermanent",
+	"ackpermanent/redelivery",
 	"ackpermanent/nodlq",
 	"ackpermanent/crosspkg/retry", "ackpermanent/crosspkg/consumer",
 	"ackpermanent/handlers/bus", "ackpermanent/handlers/svc",
@@ -69,4 +70,12 @@ func TestDoc(t *testing.T) {
 			t.Errorf("doc does not mention %s", want)
 		}
 	}
+}
+
+// TestRedelivery: messages nothing redelivers (an ordered consumer's, an
+// ephemeral reader's read once, a core NATS subscription's) are not
+// judged; the same code over a durable consumer is.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackpermanent/redelivery")
 }

@@ -69,9 +69,16 @@ var natsRedelivery = &Redelivery{
 // jetStreamRedelivery: ordered consumers, AckNone consumers, and
 // ephemeral consumers read once (a history or replay reader).
 var jetStreamRedelivery = &Redelivery{
-	Sources: []Method{{jsPath, "JetStream", "OrderedConsumer"}, {jsPath, "Stream", "OrderedConsumer"}},
+	// nats.go declares these in StreamConsumerManager (embedded in
+	// JetStream) and ConsumerManager (embedded in Stream): a call through
+	// JetStream resolves to the embedded interface's method. The outer
+	// names stay for copies of the API that declare them directly.
+	Sources: []Method{{jsPath, "JetStream", "OrderedConsumer"}, {jsPath, "Stream", "OrderedConsumer"},
+		{jsPath, "StreamConsumerManager", "OrderedConsumer"}, {jsPath, "ConsumerManager", "OrderedConsumer"}},
 	Creates: []Method{{jsPath, "JetStream", "CreateConsumer"}, {jsPath, "JetStream", "CreateOrUpdateConsumer"},
-		{jsPath, "Stream", "CreateConsumer"}, {jsPath, "Stream", "CreateOrUpdateConsumer"}},
+		{jsPath, "Stream", "CreateConsumer"}, {jsPath, "Stream", "CreateOrUpdateConsumer"},
+		{jsPath, "StreamConsumerManager", "CreateConsumer"}, {jsPath, "StreamConsumerManager", "CreateOrUpdateConsumer"},
+		{jsPath, "ConsumerManager", "CreateConsumer"}, {jsPath, "ConsumerManager", "CreateOrUpdateConsumer"}},
 	NoAck:    &Field{Name: "AckPolicy", Value: Method{Path: jsPath, Name: "AckNonePolicy"}},
 	Named:    []string{"Durable", "Name"},
 	Reads:    []string{"Fetch", "FetchNoWait", "FetchBytes", "Next"},

@@ -106,8 +106,8 @@ func (c *checker) checkBody(body *ast.BlockStmt) {
 	}
 	found := make(map[*event]*event) // later settlement -> the Ack it follows
 	for _, ack := range g.all {
-		if ack.s.Settlement != profile.Done || afterTerm[ack] {
-			continue
+		if ack.s.Settlement != profile.Done || afterTerm[ack] || !c.m.Messages().RedeliveredVars(ack.s.Msgs) {
+			continue // a message nothing redelivers: its second settlement loses nothing
 		}
 		*c.at = ack.s.Call.Pos()
 		c.walk(g, ack, func(e *event) {

@@ -12,6 +12,7 @@ import (
 // batch runs the check over the packages of all the tests below, in one
 // load.
 var batch = checktest.NewBatch(settletwice.Analyzer, checktest.StandardPackages("settletwice",
+	"settletwice/redelivery",
 	"settletwice/crosspkg/settlers", "settletwice/crosspkg/consumer",
 )...)
 
@@ -62,4 +63,12 @@ func TestDoc(t *testing.T) {
 			t.Errorf("doc does not mention %s", want)
 		}
 	}
+}
+
+// TestRedelivery: messages nothing redelivers (an ordered consumer's, an
+// ephemeral reader's read once, a core NATS subscription's) are not
+// judged; the same code over a durable consumer is.
+func TestRedelivery(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "settletwice/redelivery")
 }

@@ -66,6 +66,12 @@ type JetStream interface {
 	KeyValue(ctx context.Context, bucket string) (KeyValue, error)
 	Stream(ctx context.Context, stream string) (Stream, error)
 	CreateStream(ctx context.Context, cfg StreamConfig) (Stream, error)
+	StreamConsumerManager
+}
+
+// StreamConsumerManager is embedded in JetStream, as in nats.go: its
+// methods' receiver is this interface, not JetStream.
+type StreamConsumerManager interface {
 	CreateOrUpdateConsumer(ctx context.Context, stream string, cfg ConsumerConfig) (Consumer, error)
 	CreateConsumer(ctx context.Context, stream string, cfg ConsumerConfig) (Consumer, error)
 	OrderedConsumer(ctx context.Context, stream string, cfg OrderedConsumerConfig) (Consumer, error)
@@ -113,6 +119,11 @@ type ConsumerConfig struct {
 }
 
 type Stream interface {
+	ConsumerManager
+}
+
+// ConsumerManager is embedded in Stream, as in nats.go.
+type ConsumerManager interface {
 	CreateOrUpdateConsumer(ctx context.Context, cfg ConsumerConfig) (Consumer, error)
 	CreateConsumer(ctx context.Context, cfg ConsumerConfig) (Consumer, error)
 	OrderedConsumer(ctx context.Context, cfg OrderedConsumerConfig) (Consumer, error)
@@ -142,6 +153,7 @@ type Consumer interface {
 	Messages(opts ...PullConsumeOpt) (MessagesContext, error)
 	Next(opts ...FetchOpt) (Msg, error)
 	Fetch(batch int, opts ...FetchOpt) (MessageBatch, error)
+	FetchNoWait(batch int) (MessageBatch, error)
 }
 
 type KeyValueEntry interface {
