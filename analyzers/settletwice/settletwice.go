@@ -14,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
 	"github.com/retrylint/retrylint/analyzers/internal/dataflow"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -240,10 +241,10 @@ func (c *checker) walk(g *graph, ack *event, found func(*event)) {
 				}
 				is := func(e ast.Expr) bool {
 					e = ast.Unparen(e)
-					return (b == ack.block && tested && e == ack.s.Call) || (errVar != nil && isVar(e, errVar, c.pass.TypesInfo))
+					return (b == ack.block && tested && e == ack.s.Call) || (errVar != nil && goast.IsVar(e, errVar, c.pass.TypesInfo))
 				}
 				succs = slices.DeleteFunc(slices.Clone(succs), func(s *cfg.Block) bool {
-					return nilTest(cond, is, s == b.Succs[0]) == failed
+					return goast.NilTest(cond, is, s == b.Succs[0]) == goast.Failed
 				})
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/dataflow"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -153,15 +154,6 @@ func (c *checker) checkAsyncWrite(g *graph, w *event) {
 	})
 }
 
-// outcome is what a branch tells about a DLQ write's error.
-type outcome int
-
-const (
-	unknown outcome = iota
-	failed
-	succeeded
-)
-
 // ustate is the state of the walk after a DLQ write: whether the path is
 // on the write's failure branch, and the variable still holding its error
 // (nil once it is discarded or overwritten).
@@ -190,10 +182,10 @@ func (c *checker) checkUnchecked(g *graph, w *event, unconfirmed bool) {
 			if g.reach.IsBack(b, s) {
 				continue
 			}
-			switch nilTest(cond, is, i == 0) {
-			case succeeded:
+			switch goast.NilTest(cond, is, i == 0) {
+			case goast.Succeeded:
 				continue // checked; or, on a failure path, infeasible
-			case unknown:
+			case goast.Unknown:
 				if !st.failure {
 					continue // checked in a way we cannot follow: not judged
 				}
@@ -246,7 +238,7 @@ func (c *checker) checkUnchecked(g *graph, w *event, unconfirmed bool) {
 			if cond, ok := n.(ast.Expr); ok && j == len(b.Nodes)-1 && len(b.Succs) == 2 {
 				if mentions(cond, st.errVar, c.pass.TypesInfo) {
 					v := st.errVar
-					branch(b, cond, func(e ast.Expr) bool { return isVar(e, v, c.pass.TypesInfo) }, st)
+					branch(b, cond, func(e ast.Expr) bool { return goast.IsVar(e, v, c.pass.TypesInfo) }, st)
 					return
 				}
 				continue
@@ -309,7 +301,7 @@ func (c *checker) handlingOf(b *cfg.Block, i int, ev *event) (handling, *types.V
 	case ast.Expr:
 		if i == len(b.Nodes)-1 && len(b.Succs) == 2 {
 			is := func(e ast.Expr) bool { return ast.Unparen(e) == call }
-			if nilTest(n, is, true) != unknown || nilTest(n, is, false) != unknown {
+			if goast.NilTest(n, is, true) != goast.Unknown || goast.NilTest(n, is, false) != goast.Unknown {
 				return tested, nil
 			}
 		}
@@ -333,55 +325,6 @@ func lhsHandling(lhs ast.Expr, info *types.Info) (handling, *types.Var) {
 		return handledElsewhere, nil
 	}
 	return assigned, v
-}
-
-// nilTest says what the true side (or, if !onTrue, the false side) of cond
-// tells about an error expression recognized by is: failed for err != nil,
-// succeeded for err == nil, through !, parentheses, && and ||.
-func nilTest(cond ast.Expr, is func(ast.Expr) bool, onTrue bool) outcome {
-	switch e := ast.Unparen(cond).(type) {
-	case *ast.UnaryExpr:
-		if e.Op == token.NOT {
-			return nilTest(e.X, is, !onTrue)
-		}
-	case *ast.BinaryExpr:
-		switch e.Op {
-		case token.NEQ, token.EQL:
-			var other ast.Expr
-			switch {
-			case is(e.X):
-				other = e.Y
-			case is(e.Y):
-				other = e.X
-			default:
-				return unknown
-			}
-			if id, ok := ast.Unparen(other).(*ast.Ident); !ok || id.Name != "nil" {
-				return unknown
-			}
-			if (e.Op == token.NEQ) == onTrue {
-				return failed
-			}
-			return succeeded
-		case token.LAND, token.LOR:
-			// The true side of a && b (the false side of a || b) holds
-			// both; the other side holds only that one of them failed.
-			if (e.Op == token.LAND) != onTrue {
-				return unknown
-			}
-			if o := nilTest(e.X, is, onTrue); o != unknown {
-				return o
-			}
-			return nilTest(e.Y, is, onTrue)
-		}
-	}
-	return unknown
-}
-
-// isVar reports whether e names v.
-func isVar(e ast.Expr, v *types.Var, info *types.Info) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && info.Uses[id] == v
 }
 
 // mentions reports whether n uses v.
