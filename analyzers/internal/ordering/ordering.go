@@ -48,19 +48,9 @@ func Run(pass *analysis.Pass, m *contract.Model, at *token.Pos, spec *Spec) {
 	c.run()
 }
 
-// loggingPkgs and loggingMethods recognize calls that only record an
-// error: an error passed to them is still unchecked.
-var (
-	loggingPkgs    = map[string]bool{"log": true, "log/slog": true, "fmt": true}
-	loggingMethods = map[string]bool{
-		"Print": true, "Printf": true, "Println": true,
-		"Error": true, "Errorf": true, "Errorw": true, "ErrorContext": true,
-		"Warn": true, "Warnf": true, "Warnw": true, "WarnContext": true, "Warning": true, "Warningf": true,
-		"Info": true, "Infof": true, "Infow": true, "InfoContext": true,
-		"Debug": true, "Debugf": true, "Debugw": true, "DebugContext": true,
-		"Log": true, "Logf": true, "Err": true, "Msg": true, "Msgf": true,
-	}
-)
+// loggingPkgs and gotypes.IsLoggingMethod recognize calls that only record
+// an error: an error passed to them is still unchecked.
+var loggingPkgs = map[string]bool{"log": true, "log/slog": true, "fmt": true}
 
 // Kind is the defect a settlement shows, in the order findings are preferred
 // when one Term shows several.

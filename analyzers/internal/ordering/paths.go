@@ -387,5 +387,5 @@ func isLogging(call *ast.CallExpr, info *types.Info) bool {
 	if sig, _ := fn.Type().(*types.Signature); sig != nil && sig.Recv() == nil {
 		return fn.Pkg() != nil && loggingPkgs[fn.Pkg().Path()]
 	}
-	return loggingMethods[fn.Name()]
+	return gotypes.IsLoggingMethod(fn.Name())
 }

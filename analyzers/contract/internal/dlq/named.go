@@ -25,11 +25,6 @@ import (
 var recordingPkgs = []string{"fmt", "log", "log/slog", "errors", "strings", "strconv", "bytes", "time",
 	"context", "encoding/json", "encoding/base64", "encoding/hex", "unicode/utf8", "slices", "maps", "sort"}
 
-// recordingMethods are logger methods, whatever their receiver.
-var recordingMethods = []string{"Print", "Printf", "Println", "Error", "Errorf", "Errorw", "ErrorContext",
-	"Warn", "Warnf", "Warnw", "WarnContext", "Info", "Infof", "Infow", "InfoContext",
-	"Debug", "Debugf", "Debugw", "DebugContext", "Log", "Logf", "With"}
-
 // NamedNonWriter returns the Terms and Acks of a message parameter that d,
 // a function named like a DLQ writer (by the pattern only), makes directly
 // when it writes nothing anywhere; nil otherwise.
@@ -68,7 +63,7 @@ func (m *Result) NamedNonWriter(d *ast.FuncDecl) []*ast.CallExpr {
 }
 
 // records reports whether call formats, logs or computes (recordingPkgs,
-// recordingMethods, builtins).
+// gotypes.IsLoggingMethod, builtins).
 func (m *Result) records(call *ast.CallExpr) bool {
 	fn := gotypes.StaticCallee(m.info, call)
 	if fn == nil {
@@ -79,7 +74,7 @@ func (m *Result) records(call *ast.CallExpr) bool {
 	if fn.Signature().Recv() == nil {
 		return fn.Pkg() != nil && slices.Contains(recordingPkgs, fn.Pkg().Path())
 	}
-	return slices.Contains(recordingMethods, fn.Name())
+	return gotypes.IsLoggingMethod(fn.Name())
 }
 
 // inferNonWriters finds the package's named non-writers (before the
