@@ -196,16 +196,7 @@ func (c *checker) later(call *ast.CallExpr, st profile.Settlement) (contract.Set
 // after calls f for each event reachable after ev without crossing a
 // back edge, each block once, until f returns false.
 func (g *graph) after(ev *event, f func(*event) bool) {
-	from := ev.index + 1
-	g.reach.After(ev.block, func(b *cfg.Block) bool {
-		for _, e := range g.events[b][from:] {
-			if !f(e) {
-				return true
-			}
-		}
-		from = 0
-		return false
-	})
+	dataflow.EventsAfter(g.reach, g.events, ev.block, ev.index, f)
 }
 
 // walk calls found for each settlement of the Ack's message, other than an

@@ -95,3 +95,21 @@ func (r *Reach) After(start *cfg.Block, visit func(b *cfg.Block) bool) []*cfg.Bl
 	}
 	return nil
 }
+
+// EventsAfter calls f for each event placed after the one at index in
+// start (events per block, in evaluation order), then for the events of
+// every block reachable from start without crossing a back edge,
+// depth-first, each block once, until f returns false. The ordering checks
+// walk their settlements and DLQ writes with it, settletwice its Acks.
+func EventsAfter[E any](r *Reach, events map[*cfg.Block][]E, start *cfg.Block, index int, f func(E) bool) {
+	from := index + 1
+	r.After(start, func(b *cfg.Block) bool {
+		for _, e := range events[b][from:] {
+			if !f(e) {
+				return true
+			}
+		}
+		from = 0
+		return false
+	})
+}

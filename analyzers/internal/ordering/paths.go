@@ -102,19 +102,10 @@ func (c *checker) isNilReturn(ret *ast.ReturnStmt) bool {
 	return false
 }
 
-// after calls f for each event reachable after ev without crossing a back
-// edge, depth-first, each block once, until f returns false.
+// after calls f for each event reachable after ev without crossing a
+// back edge, each block once, until f returns false.
 func (g *graph) after(ev *event, f func(*event) bool) {
-	from := ev.index + 1
-	g.reach.After(ev.block, func(b *cfg.Block) bool {
-		for _, e := range g.events[b][from:] {
-			if !f(e) {
-				return true
-			}
-		}
-		from = 0
-		return false
-	})
+	dataflow.EventsAfter(g.reach, g.events, ev.block, ev.index, f)
 }
 
 // checkBefore reports a Term from which a DLQ write of the same
