@@ -69,9 +69,10 @@
 // Functions marked //retrylint:dlq or named in -retrycontract.dlq-funcs
 // are left out (the spec lists them too): they are declared to write
 // where inference cannot see it, so a body without a visible write is
-// what they are for. Settlements through helpers are not followed, and a
-// call of such a function from another package is still a write by its
-// name there (no fact carries it yet).
+// what they are for. Settlements through helpers are not followed. From
+// another package a call of such a function is no DLQ write either: its
+// package exports no writer fact for it, and a call of another package's
+// function is a write only through such a fact.
 //
 // Nil guards. A writer whose top-level guard returns without an error
 // when its receiver, a parameter that is not the message, or a field of

@@ -21,6 +21,7 @@ var batch = checktest.NewBatch(termbeforedlq.Analyzer, checktest.StandardPackage
 	"termbeforedlq/v2/dispatcher",
 	"termbeforedlq/v3/kvstore", "termbeforedlq/v3/mustsink", "termbeforedlq/v3/unconfirmed",
 	"termbeforedlq/v3/dlqpub", "termbeforedlq/v3/guards", "termbeforedlq/v3/nonwriter",
+	"termbeforedlq/v3/nonwriterx/parking", "termbeforedlq/v3/nonwriterx/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -135,4 +136,6 @@ func TestContractV3Guards(t *testing.T) {
 func TestContractV3NamedNonWriters(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "termbeforedlq/v3/nonwriter")
+	// Across packages, through the writer fact's NonWriter kind.
+	batch.Run(t, "termbeforedlq/v3/nonwriterx/parking", "termbeforedlq/v3/nonwriterx/app")
 }
