@@ -11,6 +11,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/analyzerdoc"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
+	"github.com/retrylint/retrylint/internal/spell"
 )
 
 // Name is the meta check's name: the tool's own, as its findings are
@@ -105,7 +106,7 @@ func reportUnknown(pass *analysis.Pass, d *checks.Directive) {
 	var quoted, meant []string
 	for _, name := range d.Unknown {
 		quoted = append(quoted, strconv.Quote(name))
-		if near := checks.Nearest(name, known); near != "" {
+		if near := spell.Nearest(name, known); near != "" {
 			meant = append(meant, near)
 		}
 	}

@@ -43,6 +43,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/internal/globs"
+	"github.com/retrylint/retrylint/internal/spell"
 )
 
 // FileName is the configuration file's name.
@@ -145,7 +146,11 @@ func parse(path string, data []byte, analyzers []*analysis.Analyzer) ([]string, 
 		}
 		a := byName[key.Value]
 		if a == nil {
-			return nil, at(key, "unknown key %q: want an analyzer name (%s) or disable", key.Value, strings.Join(names, ", "))
+			fix := ""
+			if near := spell.Nearest(key.Value, append(slices.Clone(names), "disable", "exclude")); near != "" {
+				fix = fmt.Sprintf("; correct it to %s", near)
+			}
+			return nil, at(key, "unknown key %q%s: want an analyzer name (%s), disable or exclude", key.Value, fix, strings.Join(names, ", "))
 		}
 		if value.Kind != yaml.MappingNode {
 			return nil, at(value, "%s: want a mapping of option names to values", a.Name)

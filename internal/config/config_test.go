@@ -68,7 +68,9 @@ func TestDecodeFuncsOrigins(t *testing.T) {
 // TestBadFiles: each kind of bad file is an error naming the file and line.
 func TestBadFiles(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
-		{"bogus: 1\n", `:1: unknown key "bogus"`},
+		{"bogus: 1\n", `:1: unknown key "bogus": want an analyzer name (`},
+		{"barenack:\n  unclassified: false\n", `:1: unknown key "barenack"; correct it to barenak: want an analyzer name (`},
+		{"exlude: [gen]\n", `:1: unknown key "exlude"; correct it to exclude: want an analyzer name (`},
 		{"barenak:\n  strikt: true\n", `:2: barenak has no option "strikt" (options: exclude, unclassified)`},
 		{"barenak:\n  unclassified: maybe\n", `:2: barenak.unclassified: `},
 		{"barenak:\n  strict: true\n", `:2: barenak.strict was removed: bare Naks on unclassified errors are reported by default now; set barenak.unclassified: false`},

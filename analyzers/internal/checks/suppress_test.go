@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/retrylint/retrylint/internal/spell"
 )
 
 // TestParseDirective: which words of a directive are its check list, and
@@ -105,7 +107,7 @@ tagliatelle testableexamples testifylint testpackage thelper tparallel unconvert
 unparam unqueryvet unused usestdlibvars usetesting varnamelen wastedassign
 whitespace wrapcheck wsl wsl_v5 zerologlint gofmt gofumpt goimports gci golines swaggo`)
 	for _, l := range linters {
-		if n := Nearest(l, append(Names(), nolintName)); n != "" {
+		if n := spell.Nearest(l, append(Names(), nolintName)); n != "" {
 			t.Errorf("%s reads as a misspelling of %s", l, n)
 		}
 	}
