@@ -37,6 +37,17 @@
 // or in a literal returning its result (the decoding adapter of a generic
 // Register[T any](r, subj, h func(context.Context, T) error)), has a
 // handler parameter, and the typed handlers registered on it are judged.
+// The dispatch may get the handler through a lookup function of the
+// router's package instead of indexing the map itself: a function or
+// method whose first result (a function returning an error) is, on some
+// return, the map or slice field indexed, a value of a range over it, a
+// local defined so, another lookup's result, or middleware applied to one
+// of these (h = r.middleware[i](h), chain(h, mws)): middleware passes the
+// handler's result on, as version 2 says of wrapped handlers. A Register
+// that hands Handle a decoding adapter (r.Handle(subj, func(ctx, msg)
+// error { ...; return h(ctx, v) })) hands h on like h itself. A lookup of
+// a map whose dispatch only logs the error (observers) makes nothing a
+// handler.
 // A func-typed parameter of an interface method is a handler parameter
 // when a type implementing the interface, declared in the calling package
 // or in one it imports (directly or not), is a handler caller for it:

@@ -137,6 +137,7 @@ type Result struct {
 	foreign          []ForeignHandler               // handlers of other packages registered here
 	varReturns       map[*ast.ReturnStmt]retScope   // returns of a variable or naked, with their function
 	routeVars        map[*types.Var]*types.Var      // locals defined by a lookup in a route field, with the field
+	routeFuncs       map[*types.Func]*types.Var     // functions that return a handler looked up in a route field (routes.go)
 	pending          []Pending                      // registrations through an interface with no implementation in sight
 }
 
