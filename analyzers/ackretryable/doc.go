@@ -72,7 +72,14 @@
 // bool, Acks when it returns true and Naks or Terms when it returns false,
 // makes `return true` in a function passed there an Ack, reported like a
 // `return nil` ("returning true makes ... Ack the message"). A caller that
-// Acks on both sides (a filter) makes no handler.
+// Acks on both sides (a filter) makes no handler. The shapes: if p(...) {
+// Ack } else { Nak }, if !p(...) { Nak; return } then Ack, and if p(...) {
+// Ack; return } then Nak. A constructor that stores its bool or error
+// parameter in a struct field (New(cons, n, h, opts...) returning
+// &Pool{handle: h}) has a handler parameter when a method of the package
+// calls the field so (if p.handle(ctx, msg.Data(), meta) { Ack; return };
+// NakWithDelay): the handler need not receive the message, and its
+// `return true` or `return nil` Acks the message the pool holds.
 //
 // A function whose result a handler returns as it is (return f(ctx, msg))
 // is a handler for that call, transitively: its `return nil` is reported
