@@ -1,8 +1,15 @@
 package ackpermanent_test
 
 import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/ackpermanent"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
@@ -15,6 +22,7 @@ var batch = checktest.NewBatch(ackpermanent.Analyzer, checktest.StandardPackages
 	"ackpermanent/nodlq",
 	"ackpermanent/crosspkg/retry", "ackpermanent/crosspkg/consumer",
 	"ackpermanent/handlers/bus", "ackpermanent/handlers/svc",
+	"ackpermanent/handlers/billing", "ackpermanent/handlers/ledger", "ackpermanent/handlers/wiring",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -58,6 +66,44 @@ func TestHandlers(t *testing.T) {
 	}
 }
 
+// TestForeignHandlerFacts: the functions that could be handlers
+// registered in another package export the returns that would Ack a
+// permanent failure without evidence, in a package that dead-letters
+// elsewhere; one that dead-letters first, decides with errors.Is, or
+// lives in a package with no DLQ write exports nothing.
+func TestForeignHandlerFacts(t *testing.T) {
+	t.Parallel()
+	analysistest.Run(t, checktest.TestData(), ackpermanent.Analyzer, "ackpermanent/handlers/billing", "ackpermanent/handlers/ledger")
+}
+
+// TestForeignHandlers: the package that registers a handler of another
+// package reports its return there, with the classification, the
+// registration and the bus's Ack as related locations; the handler of a
+// package with no DLQ write, one that decides with errors.Is, and a
+// function called directly (Audit) stay quiet. (analysistest matches a
+// want only with the diagnostics of its own package's pass: this one is
+// in billing's file, reported by wiring's.)
+func TestForeignHandlers(t *testing.T) {
+	t.Parallel()
+	results := batch.Run(t, "ackpermanent/handlers/wiring")
+	var got []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			at := r.Action.Package.Fset.Position(d.Pos)
+			got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(at.Filename), at.Line, d.Message))
+			if len(d.Related) != 3 || !strings.Contains(d.Related[0].Message, "no retry intent") ||
+				!strings.Contains(d.Related[1].Message, "registered as a handler") || !strings.Contains(d.Related[2].Message, "Acks the message here") {
+				t.Errorf("related = %v, want the classification, the registration and the bus's Ack", d.Related)
+			}
+		}
+	}
+	want := "billing.go:39 returning nil (bus.Subscribe then Acks the message) after err was classified as a permanent failure drops the message without evidence, " +
+		"though its package dead-letters elsewhere: write it to the DLQ, check the write, then Term it"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("diagnostics = %q, want [%q]", got, want)
+	}
+}
+
 // TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title
 // of at most 60 characters, a body that says what is not reported.
 func TestDoc(t *testing.T) {
@@ -78,4 +124,31 @@ func TestDoc(t *testing.T) {
 func TestRedelivery(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "ackpermanent/redelivery")
+}
+
+// TestPermanentDropFactGob encodes a PermanentDropFact with gob twice and
+// checks the bytes are identical and decode to an equal value: facts
+// travel between packages in this form.
+func TestPermanentDropFactGob(t *testing.T) {
+	f := &ackpermanent.PermanentDropFact{Returns: []ackpermanent.PermanentDrop{
+		{Line: 8, Col: 3, Err: "err", OriginLine: 4, OriginCol: 6},
+		{Line: 12, Col: 3, Err: "err", OriginLine: -1},
+	}}
+	var a, b bytes.Buffer
+	if err := gob.NewEncoder(&a).Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewEncoder(&b).Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("encoding is not deterministic")
+	}
+	var back ackpermanent.PermanentDropFact
+	if err := gob.NewDecoder(&a).Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, f) {
+		t.Errorf("decoded %+v, want %+v", back, f)
+	}
 }
