@@ -46,8 +46,8 @@ func (*PermanentDropFact) String() string {
 func (c *checker) exportPermanentDrops() {
 	for _, d := range c.m.Handlers().HandlerCandidates() {
 		fn, ok := c.pass.TypesInfo.Defs[d.Name].(*types.Func)
-		paths, flow := c.m.Paths().ErrorPaths(d.Body), c.m.CFG(d.Body)
-		if !ok || paths == nil || flow == nil {
+		paths := c.m.Paths().ErrorPaths(d.Body) // nil for a body the model did not solve: nothing to judge
+		if !ok || paths == nil {
 			continue
 		}
 		*c.at = d.Pos()
@@ -66,6 +66,10 @@ func (c *checker) exportPermanentDrops() {
 				continue
 			}
 			if g == nil {
+				flow := c.m.CFG(d.Body) // built with the paths: never a second time
+				if flow == nil {
+					break
+				}
 				g = c.placeWrites(flow)
 			}
 			if g.precede(ack{node: ret, msgs: msgs}) {

@@ -2,7 +2,7 @@
 // bus: this package cannot know they are handlers, so it exports the
 // returns that would Ack a permanent failure without evidence
 // (PermanentDropFact) and the package that registers them reports them
-// (ackpermanent/handlers/wiring). It dead-letters elsewhere; a handler that
+// (cmd/retrylint's TestForeignHandler). It dead-letters elsewhere; a handler that
 // dead-letters first, or decides with errors.Is, exports nothing.
 package billing
 
@@ -36,7 +36,7 @@ func (h *Handlers) HandleCharge(ctx context.Context, msg jetstream.Msg) error { 
 			return err
 		}
 		h.log.Error("charge failed for good", "err", err)
-		return nil // reported in main, where it is registered (HandleCharge's fact)
+		return nil // reported where it is registered (HandleCharge's fact)
 	}
 	return nil
 }
@@ -69,8 +69,8 @@ func (h *Handlers) HandleDuplicate(ctx context.Context, msg jetstream.Msg) error
 	return nil
 }
 
-// Audit has a handler's shape but main only calls it for a report: its
-// nil result acknowledges nothing.
+// Audit has a handler's shape too: its fact reports nothing unless a
+// package registers it with a bus that Acks on nil.
 func (h *Handlers) Audit(ctx context.Context, msg jetstream.Msg) error { // want Audit:"acks a permanent failure without evidence if a caller acks on nil"
 	if err := h.charge(ctx, msg.Data()); err != nil {
 		var rd retryDelayer

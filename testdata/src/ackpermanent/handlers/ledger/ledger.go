@@ -1,5 +1,5 @@
-// Package ledger declares a handler main registers, in a package that
-// writes no dead-letter queue anywhere: Acking a permanent failure is its
+// Package ledger declares a handler another package may register, in a
+// package that writes no dead-letter queue anywhere: Acking a permanent failure is its
 // policy, not an omission.
 package ledger
 
