@@ -27,6 +27,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
+		FactTypes: []analysis.Fact{new(PermanentDropFact)},
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 			c := &checker{pass: pass, m: m, at: at}
 			c.run()
@@ -52,9 +53,14 @@ type ack struct {
 }
 
 func (c *checker) run() {
-	if c.pass.TypesInfo == nil || !c.m.DLQ().WritesDLQ() {
+	if c.pass.TypesInfo == nil {
+		return
+	}
+	c.checkForeignHandlers() // judged by the facts of the handler's package
+	if !c.m.DLQ().WritesDLQ() {
 		return // a package that keeps no evidence anywhere: nothing to compare with
 	}
+	c.exportPermanentDrops()
 	for _, body := range c.bodies() {
 		if ast.IsGenerated(c.fileOf(body)) {
 			continue

@@ -1,8 +1,13 @@
 package ackpermanent_test
 
 import (
+	"bytes"
+	"encoding/gob"
+	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/ackpermanent"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
@@ -58,6 +63,18 @@ func TestHandlers(t *testing.T) {
 	}
 }
 
+// TestForeignHandlerFacts: the functions that could be handlers
+// registered in another package export the returns that would Ack a
+// permanent failure without evidence, in a package that dead-letters
+// elsewhere; one that dead-letters first, decides with errors.Is, or
+// lives in a package with no DLQ write exports nothing. (The report in
+// the registering package is in a file of the handler's package, which
+// analysistest cannot match: cmd/retrylint's TestForeignHandler checks it.)
+func TestForeignHandlerFacts(t *testing.T) {
+	t.Parallel()
+	analysistest.Run(t, checktest.TestData(), ackpermanent.Analyzer, "ackpermanent/handlers/billing", "ackpermanent/handlers/ledger")
+}
+
 // TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title
 // of at most 60 characters, a body that says what is not reported.
 func TestDoc(t *testing.T) {
@@ -78,4 +95,31 @@ func TestDoc(t *testing.T) {
 func TestRedelivery(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "ackpermanent/redelivery")
+}
+
+// TestPermanentDropFactGob encodes a PermanentDropFact with gob twice and
+// checks the bytes are identical and decode to an equal value: facts
+// travel between packages in this form.
+func TestPermanentDropFactGob(t *testing.T) {
+	f := &ackpermanent.PermanentDropFact{Returns: []ackpermanent.PermanentDrop{
+		{Line: 8, Col: 3, Err: "err", OriginLine: 4, OriginCol: 6},
+		{Line: 12, Col: 3, Err: "err", OriginLine: -1},
+	}}
+	var a, b bytes.Buffer
+	if err := gob.NewEncoder(&a).Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewEncoder(&b).Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("encoding is not deterministic")
+	}
+	var back ackpermanent.PermanentDropFact
+	if err := gob.NewDecoder(&a).Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, f) {
+		t.Errorf("decoded %+v, want %+v", back, f)
+	}
 }

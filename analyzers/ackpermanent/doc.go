@@ -58,8 +58,18 @@
 //   - a DLQ write "before" the Ack is one from which the Ack is reachable
 //     on some path (never around a loop's back edge); writes of another
 //     message do not count (the contract's same-message rule);
-//   - handlers declared in another package than the bus that registers
-//     them are not followed yet;
+//   - a handler declared in another package than the one registering it
+//     (main wires billing.HandleCharge into bus.Subscribe) is followed as
+//     ackretryable and poisonack follow it: the handler's package exports
+//     the returns that would Ack a permanent failure with no DLQ write of
+//     the message before them (PermanentDropFact, on exported functions
+//     with a message parameter and an error result), and the registering
+//     package reports them at the returns, with the classification, the
+//     registration and the bus's Ack as related locations. The package
+//     whose DLQ writes make the Ack a defect is the handler's (where the
+//     evidence would be written): the registering package need not write
+//     a DLQ. Typed handlers (no message parameter) of another package are
+//     not followed: the fact names the message the write must concern;
 //   - no suggested fix: the fix adds a DLQ write and its failure branch,
 //     which need the service's own writer.
 //

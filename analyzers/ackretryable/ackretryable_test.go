@@ -59,7 +59,7 @@ func TestDoc(t *testing.T) {
 func TestHandlers(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus", "ackretryable/handlers/routebus",
-		"ackretryable/handlers/ifacebus", "ackretryable/handlers/natsbus", "ackretryable/handlers/boolbus")
+		"ackretryable/handlers/ifacebus", "ackretryable/handlers/natsbus", "ackretryable/handlers/boolbus", "ackretryable/handlers/mwrouter", "ackretryable/handlers/pool")
 	batch.Run(t, "ackretryable/handlers/svc")
 }
 

@@ -37,6 +37,17 @@
 // or in a literal returning its result (the decoding adapter of a generic
 // Register[T any](r, subj, h func(context.Context, T) error)), has a
 // handler parameter, and the typed handlers registered on it are judged.
+// The dispatch may get the handler through a lookup function of the
+// router's package instead of indexing the map itself: a function or
+// method whose first result (a function returning an error) is, on some
+// return, the map or slice field indexed, a value of a range over it, a
+// local defined so, another lookup's result, or middleware applied to one
+// of these (h = r.middleware[i](h), chain(h, mws)): middleware passes the
+// handler's result on, as version 2 says of wrapped handlers. A Register
+// that hands Handle a decoding adapter (r.Handle(subj, func(ctx, msg)
+// error { ...; return h(ctx, v) })) hands h on like h itself. A lookup of
+// a map whose dispatch only logs the error (observers) makes nothing a
+// handler.
 // A func-typed parameter of an interface method is a handler parameter
 // when a type implementing the interface, declared in the calling package
 // or in one it imports (directly or not), is a handler caller for it:
@@ -61,7 +72,14 @@
 // bool, Acks when it returns true and Naks or Terms when it returns false,
 // makes `return true` in a function passed there an Ack, reported like a
 // `return nil` ("returning true makes ... Ack the message"). A caller that
-// Acks on both sides (a filter) makes no handler.
+// Acks on both sides (a filter) makes no handler. The shapes: if p(...) {
+// Ack } else { Nak }, if !p(...) { Nak; return } then Ack, and if p(...) {
+// Ack; return } then Nak. A constructor that stores its bool or error
+// parameter in a struct field (New(cons, n, h, opts...) returning
+// &Pool{handle: h}) has a handler parameter when a method of the package
+// calls the field so (if p.handle(ctx, msg.Data(), meta) { Ack; return };
+// NakWithDelay): the handler need not receive the message, and its
+// `return true` or `return nil` Acks the message the pool holds.
 //
 // A function whose result a handler returns as it is (return f(ctx, msg))
 // is a handler for that call, transitively: its `return nil` is reported

@@ -37,6 +37,14 @@
 // error result), and the registering package reports them, with the
 // registration as a related location.
 //
+// A handler's []byte (or reader) parameter is the payload when its caller
+// passes it the message's data: a bus calling its handler parameter with
+// msg.Data(), or, decided for version 3, a worker pool whose constructor
+// stores the handler in a field that the pool calls with msg.Data() (the
+// argument positions where any call of the field passes the payload). A
+// bool handler's `return true` on that payload's decode failure is then
+// reported like `return nil`.
+//
 // A decode is a call that returns an error, that is a decoder, and that
 // takes the message's payload (msg.Data(), msg.Data, a variable holding
 // it, a slice or conversion of it, a reader or decoder over it:

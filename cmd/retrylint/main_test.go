@@ -546,7 +546,9 @@ func Run(ctx context.Context, h func(context.Context) error) {
 // TestForeignHandler checks a handler declared in one package and
 // registered in another (cmd/app wires svc.HandleOrder into bus.Subscribe):
 // the return that drops the retryable error is reported where it is, with
-// the registration and the bus's Ack as related locations. So is a typed
+// the registration and the bus's Ack as related locations; so is
+// ackpermanent's Ack of a permanent failure (svc.HandlePermanent), while
+// svc.HandlePermanentFine, which decides with errors.Is, stays quiet. So is a typed
 // handler (svc.HandleTyped takes the decoded payload, not the message)
 // registered through the generic bus.JSON; svc.Refresh, of the same shape
 // but registered nowhere, stays quiet.
@@ -564,6 +566,10 @@ func TestForeignHandler(t *testing.T) {
 		"svc/park.go:16:2: dlqunchecked: returning nil (bus.Subscribe then Acks the message) on the failure path of the DLQ write s.writeDLQ loses the message and its evidence: on failure NakWithDelay and return instead of acking\n" +
 		"\tsvc/park.go:13:12: the DLQ write\n" +
 		"\tcmd/app/main.go:14:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
+		"svc/permanent.go:22:3: ackpermanent: returning nil (bus.Subscribe then Acks the message) after err was classified as a permanent failure drops the message without evidence, though its package dead-letters elsewhere: write it to the DLQ, check the write, then Term it\n" +
+		"\tsvc/permanent.go:18:6: classified as having no retry intent here\n" +
+		"\tcmd/app/main.go:18:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
 		"svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
 		"\tcmd/app/main.go:10:9: registered as a handler here\n" +

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
@@ -23,8 +24,14 @@ import (
 // with a variable whose one reaching definition is the call.
 
 // inferBoolParams marks the package's functions that Ack when a
-// func-typed parameter returns true and Nak or Term when it returns false.
+// func-typed parameter returns true and Nak or Term when it returns false,
+// calling it or storing it in a struct field that a function of the
+// package calls so (the worker pool whose constructor keeps the handler).
 func (m *Result) inferBoolParams(decls []*ast.FuncDecl) {
+	fields := m.boolFields(decls)
+	for f, ack := range fields {
+		m.handlerFieldAcks[f] = ack
+	}
 	for _, d := range decls {
 		fn, _ := m.info.Defs[d.Name].(*types.Func)
 		if fn == nil || d.Body == nil || !hasBoolFuncParam(fn) {
@@ -34,16 +41,56 @@ func (m *Result) inferBoolParams(decls []*ast.FuncDecl) {
 			if p == nil || !returnsBool(p.Type()) {
 				continue
 			}
-			if ack := m.acksOnTrue(d.Body, p); ack.IsValid() {
+			ack, payload := m.acksOnTrue(d.Body, p), []int(nil)
+			if ack.IsValid() {
+				payload = m.payloadArgs(d.Body, p)
+			} else if at, field := storedInHandlerField(m.info, d.Body, p, fields); field != nil {
+				ack, payload = at, m.fieldPayload(field)
+			}
+			if ack.IsValid() {
 				hp := m.handlerParams[fn]
 				if hp == nil {
-					hp = &handlerParams{ack: ack}
+					hp = &handlerParams{ack: ack, payload: payload}
 					m.handlerParams[fn] = hp
 				}
 				hp.params = append(hp.params, i)
 			}
 		}
 	}
+}
+
+// boolFields returns the func-typed struct fields returning a bool that a
+// function of the package calls, Acking on true and Naking or Terming on
+// false, with the Ack.
+func (m *Result) boolFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
+	out := make(map[*types.Var]token.Pos)
+	called := make(map[*ast.FuncDecl][]*types.Var)
+	for _, s := range m.syn.Sites {
+		call, ok := s.Node.(*ast.CallExpr)
+		d := m.syn.DeclOf[s.Body]
+		if !ok || d == nil {
+			continue
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		if sn := m.info.Selections[sel]; sn != nil && sn.Kind() == types.FieldVal && returnsBool(sn.Type()) {
+			if f := sn.Obj().(*types.Var); !slices.Contains(called[d], f) {
+				called[d] = append(called[d], f)
+			}
+		}
+	}
+	for _, d := range decls {
+		for _, f := range called[d] {
+			if _, done := out[f]; !done && d.Body != nil {
+				if ack := m.acksOnTrue(d.Body, f); ack.IsValid() {
+					out[f] = ack
+				}
+			}
+		}
+	}
+	return out
 }
 
 func hasBoolFuncParam(fn *types.Func) bool {
@@ -63,8 +110,9 @@ func returnsBool(t types.Type) bool {
 	return ok && sig.Results().Len() > 0 && gotypes.IsBool(sig.Results().At(sig.Results().Len()-1).Type())
 }
 
-// acksOnTrue returns the Ack of body that runs where a call of p returned
-// true, when the false side Naks or Terms, or token.NoPos.
+// acksOnTrue returns the Ack of body that runs where a call of p (a
+// parameter or a struct field) returned true, when the false side Naks or
+// Terms, or token.NoPos.
 func (m *Result) acksOnTrue(body *ast.BlockStmt, p *types.Var) token.Pos {
 	ack := token.NoPos
 	visit := func(list []ast.Stmt) {
@@ -83,6 +131,9 @@ func (m *Result) acksOnTrue(body *ast.BlockStmt, p *types.Var) token.Pos {
 			}
 			if onTrue == nil && negated && leavesBlock(ifs.Body) {
 				onTrue = &ast.BlockStmt{List: list[i+1:]}
+			}
+			if onFalse == nil && !negated && leavesBlock(ifs.Body) {
+				onFalse = &ast.BlockStmt{List: list[i+1:]} // if p(...) { Ack; return }; Nak
 			}
 			if onTrue != nil && onFalse != nil && m.retriesOrTerms(onFalse) {
 				ack = m.firstAck(onTrue)
@@ -121,7 +172,7 @@ func (m *Result) testsBoolCall(s *ast.IfStmt, p *types.Var) (negated, ok bool) {
 		cond = ast.Unparen(defs[0].RHS)
 	}
 	call, isCall := cond.(*ast.CallExpr)
-	return negated, isCall && identIs(m.info, call.Fun, p)
+	return negated, isCall && m.callsVar(call, p)
 }
 
 // retriesOrTerms reports whether n holds a Nak, NakWithDelay, Term or

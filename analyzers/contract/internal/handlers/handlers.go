@@ -16,7 +16,9 @@ package handlers
 // handler `return nil` is an Ack of the message its caller holds.
 //
 // What is followed: the parameter called directly, or stored in a struct
-// field that a function of the package calls; its error tested with
+// field that a function of the package calls (a constructor's, whose
+// handler the pool calls with the payload: the payload positions are those
+// of the field's calls); its error tested with
 // err != nil (the Ack in the else branch, or after the if when the if's
 // body leaves the list: return, continue, break, panic) or err == nil (the
 // Ack in the body); handler values passed directly, held in variables,

@@ -96,7 +96,8 @@ func implements(fn *types.Func, iface *types.Interface) bool {
 
 // forwardedParam returns the Ack of the handler parameter of another
 // function (any package) that body passes p to (dispatch(ctx, msg, h)),
-// or token.NoPos.
+// or an adapter literal returning p's result to (r.Handle(subj, func(ctx,
+// msg) error { ...decode...; return h(ctx, v) })), or token.NoPos.
 func (m *Result) forwardedParam(body *ast.BlockStmt, p *types.Var) token.Pos {
 	ack := token.NoPos
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -110,7 +111,7 @@ func (m *Result) forwardedParam(body *ast.BlockStmt, p *types.Var) token.Pos {
 		}
 		params, at, _ := m.handlerParamsOf(fn)
 		for _, j := range params {
-			if j < len(call.Args) && identIs(m.info, call.Args[j], p) && at.IsValid() {
+			if j < len(call.Args) && m.isOrWraps(call.Args[j], p) && at.IsValid() {
 				ack = at
 			}
 		}

@@ -47,8 +47,12 @@ func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 				continue
 			}
 			ack := m.acksOnNil(d.Body, func(call *ast.CallExpr) bool { return m.callsVar(call, p) })
+			payload := func() []int { return m.payloadArgs(d.Body, p) }
 			if !ack.IsValid() {
-				ack = storedInHandlerField(m.info, d.Body, p, fields)
+				var field *types.Var
+				if ack, field = storedInHandlerField(m.info, d.Body, p, fields); field != nil {
+					payload = func() []int { return m.fieldPayload(field) }
+				}
 			}
 			if !ack.IsValid() {
 				ack = m.storedInRoute(d.Body, p, fields)
@@ -56,7 +60,7 @@ func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 			if ack.IsValid() {
 				hp := m.handlerParams[fn]
 				if hp == nil {
-					hp = &handlerParams{ack: ack, payload: m.payloadArgs(d.Body, p)}
+					hp = &handlerParams{ack: ack, payload: payload()}
 					m.handlerParams[fn] = hp
 				}
 				hp.params = append(hp.params, i)
@@ -83,6 +87,26 @@ func (m *Result) payloadArgs(body *ast.BlockStmt, p *types.Var) []int {
 		}
 		return true
 	})
+	return out
+}
+
+// fieldPayload returns the indexes of the arguments that are a message's
+// payload in the package's calls of a handler field (p.handle(ctx,
+// msg.Data(), meta)): the constructor that stores its parameter there
+// passes the handler the payload.
+func (m *Result) fieldPayload(field *types.Var) []int {
+	var out []int
+	for _, d := range m.decls {
+		if d.Body == nil {
+			continue
+		}
+		for _, i := range m.payloadArgs(d.Body, field) {
+			if !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -137,6 +137,7 @@ type Result struct {
 	foreign          []ForeignHandler               // handlers of other packages registered here
 	varReturns       map[*ast.ReturnStmt]retScope   // returns of a variable or naked, with their function
 	routeVars        map[*types.Var]*types.Var      // locals defined by a lookup in a route field, with the field
+	routeFuncs       map[*types.Func]*types.Var     // functions that return a handler looked up in a route field (routes.go)
 	pending          []Pending                      // registrations through an interface with no implementation in sight
 }
 
@@ -287,9 +288,11 @@ func HasDirective(d *ast.FuncDecl) bool {
 }
 
 // storedInHandlerField returns the Ack of the handler field that body
-// stores p in (&Consumer{handler: p}, c.handler = p), or token.NoPos.
-func storedInHandlerField(info *types.Info, body *ast.BlockStmt, p *types.Var, fields map[*types.Var]token.Pos) token.Pos {
+// stores p in (&Consumer{handler: p}, c.handler = p), and the field, or
+// token.NoPos.
+func storedInHandlerField(info *types.Info, body *ast.BlockStmt, p *types.Var, fields map[*types.Var]token.Pos) (token.Pos, *types.Var) {
 	ack := token.NoPos
+	var field *types.Var
 	isP := func(e ast.Expr) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && info.Uses[id] == p
@@ -299,7 +302,7 @@ func storedInHandlerField(info *types.Info, body *ast.BlockStmt, p *types.Var, f
 		case *ast.KeyValueExpr:
 			if key, ok := n.Key.(*ast.Ident); ok && isP(n.Value) {
 				if f, ok := info.Uses[key].(*types.Var); ok && fields[f].IsValid() {
-					ack = fields[f]
+					ack, field = fields[f], f
 				}
 			}
 		case *ast.AssignStmt:
@@ -309,13 +312,13 @@ func storedInHandlerField(info *types.Info, body *ast.BlockStmt, p *types.Var, f
 					continue
 				}
 				if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && fields[s.Obj().(*types.Var)].IsValid() {
-					ack = fields[s.Obj().(*types.Var)]
+					ack, field = fields[s.Obj().(*types.Var)], s.Obj().(*types.Var)
 				}
 			}
 		}
 		return !ack.IsValid()
 	})
-	return ack
+	return ack, field
 }
 
 // ReturnsError reports whether t is a func type whose last result is an

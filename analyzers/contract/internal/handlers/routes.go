@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
+	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
 // Routes kept in maps (CONTRACT.md version 3, "Handlers, wider"): a router
@@ -59,34 +60,108 @@ func (m *Result) routeFieldOf(e ast.Expr) *types.Var {
 	return v
 }
 
-// indexRouteLookups records the local variables of the package defined by
-// a lookup in a route field (h, ok := r.routes[subj]).
+// indexRouteLookups records the local variables of the package defined
+// by a lookup in a route field (h, ok := r.routes[subj]), and the lookup
+// functions: functions of the package whose first result, a function
+// returning an error, derives from a route field on some return. Derives
+// means: the field indexed, a range over it, a local defined so, a call of
+// another lookup function, or middleware applied to one of these (a call
+// that takes it and returns a function returning an error:
+// h = r.middleware[i](h), Chain(h, mws...)). Followed to a fixpoint, as
+// deep as every trace of the model.
 func (m *Result) indexRouteLookups() {
 	m.routeVars = make(map[*types.Var]*types.Var)
-	for _, f := range m.syn.Flow {
-		as, ok := f.Node.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
-			continue
-		}
-		if field := m.routeFieldOf(as.Rhs[0]); field != nil {
-			if v := defs.VarOf(m.info, as.Lhs[0]); v != nil {
-				m.routeVars[v] = field
-			}
+	m.routeFuncs = make(map[*types.Func]*types.Var)
+	for round := 0; round <= defs.MaxDepth; round++ {
+		if !m.indexRouteVars() && !m.indexRouteFuncs() {
+			return
 		}
 	}
 }
 
-// calledRoute returns the route field whose handler call calls, or nil.
-func (m *Result) calledRoute(call *ast.CallExpr) *types.Var {
-	if f := m.routeFieldOf(call.Fun); f != nil {
+// indexRouteVars records the locals defined by a route lookup, and
+// reports whether it recorded any new one.
+func (m *Result) indexRouteVars() bool {
+	changed := false
+	record := func(e ast.Expr, field *types.Var) {
+		if v := defs.VarOf(m.info, e); v != nil && field != nil && m.routeVars[v] == nil {
+			m.routeVars[v], changed = field, true
+		}
+	}
+	for _, f := range m.syn.Flow {
+		switch n := f.Node.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 && len(n.Lhs) > 0 {
+				record(n.Lhs[0], m.routeOf(n.Rhs[0], 0))
+			}
+		case *ast.RangeStmt:
+			if n.Value != nil {
+				record(n.Value, m.routeContainer(n.X)) // for _, h := range r.routes
+			}
+		}
+	}
+	return changed
+}
+
+// indexRouteFuncs records the package's lookup functions, and reports
+// whether it recorded any new one.
+func (m *Result) indexRouteFuncs() bool {
+	changed := false
+	for fn, d := range m.declByFn {
+		res := fn.Signature().Results()
+		if m.routeFuncs[fn] != nil || d.Body == nil || res.Len() == 0 || !gotypes.IsValid(res.At(0).Type()) || !ReturnsError(res.At(0).Type()) {
+			continue
+		}
+		for _, ret := range m.returnsOf(d.Body) {
+			if len(ret.Results) == res.Len() {
+				if field := m.routeOf(ret.Results[0], 0); field != nil {
+					m.routeFuncs[fn], changed = field, true
+					break
+				}
+			}
+		}
+	}
+	return changed
+}
+
+// routeOf returns the route field e derives from (see indexRouteLookups),
+// or nil.
+func (m *Result) routeOf(e ast.Expr, depth int) *types.Var {
+	if depth > defs.MaxDepth {
+		return nil
+	}
+	if f := m.routeFieldOf(e); f != nil {
 		return f
 	}
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if v, ok := m.info.Uses[id].(*types.Var); ok {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if v, ok := m.info.Uses[x].(*types.Var); ok {
 			return m.routeVars[v]
+		}
+	case *ast.CallExpr:
+		if fn := gotypes.StaticCallee(m.info, x); fn != nil && m.routeFuncs[fn.Origin()] != nil {
+			return m.routeFuncs[fn.Origin()] // h, ok := r.lookup(subj)
+		}
+		if t := m.info.TypeOf(x); !gotypes.IsValid(t) || !ReturnsError(t) {
+			return nil
+		}
+		for _, a := range x.Args {
+			if f := m.routeOf(a, depth+1); f != nil {
+				return f // middleware applied: r.middleware[i](h)
+			}
 		}
 	}
 	return nil
+}
+
+// routeContainer returns the route field e selects (r.routes), or nil.
+func (m *Result) routeContainer(e ast.Expr) *types.Var {
+	return m.routeFieldOf(&ast.IndexExpr{X: e})
+}
+
+// calledRoute returns the route field whose handler call calls, or nil.
+func (m *Result) calledRoute(call *ast.CallExpr) *types.Var {
+	return m.routeOf(call.Fun, 0)
 }
 
 // storedInRoute returns the Ack of the route field that body stores p in

@@ -15,4 +15,6 @@ func main() {
 	_, _ = bus.Subscribe(nil, s.HandleParkedFine)
 	_, _ = bus.Subscribe(nil, bus.JSON(s.HandleTyped))
 	_, _ = bus.Subscribe(nil, bus.JSON(s.HandleTypedFine))
+	_, _ = bus.Subscribe(nil, s.HandlePermanent)
+	_, _ = bus.Subscribe(nil, s.HandlePermanentFine)
 }
