@@ -25,7 +25,10 @@ import (
 // NakWithDelay, Term or TermWithReason there (outside function literals),
 // or a helper that may make one of those of a message (its effects, any
 // condition: a bus that classifies the error and Naks or Terms settles it
-// either way). Nothing found: the caller does nothing the broker sees.
+// either way). A settlement of a message that nothing redelivers (a core
+// NATS subscription's, an ordered consumer's) is none: the caller does
+// nothing the broker acts on. Nothing found: the caller does nothing the
+// broker sees.
 
 // errorSettlement returns the first settlement other than an Ack (and
 // InProgress) that the statements of an error side make, or "".
@@ -43,6 +46,9 @@ func (m *Result) errorSettlement(nodes ...ast.Node) profile.Settlement {
 				for _, s := range m.set.Settlements(n) {
 					switch s.Settlement {
 					case profile.RetryNow, profile.RetryLater, profile.Terminate:
+						if vs := m.msgs.Deps(s.Msg); len(vs) > 0 && !m.msgs.RedeliveredVars(vs) {
+							continue // a Nak of a message nothing redelivers asks for nothing
+						}
 						found = s.Settlement
 						return false
 					}
