@@ -101,7 +101,7 @@ func (m *Model) exportHandlerFacts(pass *analysis.Pass) {
 	sortByPos(fns)
 	for _, fn := range fns {
 		params, ack, payload := m.hd.HandlerParams(fn)
-		f := &handlerFact{Params: slices.Clone(params), Payload: slices.Clone(payload)}
+		f := &handlerFact{Params: slices.Clone(params), Payload: slices.Clone(payload), OnError: m.hd.HandlerOnError(fn)}
 		decl, at := m.fset.Position(fn.Pos()), m.fset.Position(ack)
 		switch {
 		case at.Filename == decl.Filename && at.Line >= decl.Line:

@@ -10,6 +10,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // The facts below are exported by the contract analyzer for functions of the
@@ -118,11 +119,17 @@ type handlerFact struct {
 	// Payload are the indexes of the handler's parameters the function
 	// passes the message's payload.
 	Payload []int
+	// OnError is what it does when the handler returns an error: a Nak,
+	// NakWithDelay or Term (its profile.Settlement), or "".
+	OnError profile.Settlement
 }
 
 func (*handlerFact) AFact() {}
 
 func (f *handlerFact) String() string {
+	if f.OnError != "" {
+		return "acks when handler param " + joinInts(f.Params) + " returns nil, " + string(f.OnError) + " on error"
+	}
 	return "acks when handler param " + joinInts(f.Params) + " returns nil"
 }
 

@@ -26,6 +26,7 @@ func TestDLQAndTermFactsGob(t *testing.T) {
 		{&effectsFact{Effects: []settle.Effect{
 			{Param: 0, Settlement: profile.Done}, {Param: 0, Settlement: profile.Terminate}, {Param: 2, Settlement: profile.Terminate},
 		}}, "may Ack param 0; may Term param 0,2"},
+		{&handlerFact{Params: []int{1}, Line: 3, Col: 4, OnError: profile.RetryLater}, "acks when handler param 1 returns nil, retry-later on error"},
 	} {
 		var a, b bytes.Buffer
 		if err := gob.NewEncoder(&a).Encode(tc.fact); err != nil {

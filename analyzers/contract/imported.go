@@ -56,7 +56,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		case *cfgs.NoReturnFact:
 			imp.noReturn[fn] = true
 		case *handlerFact:
-			imp.handlers.Handlers[fn] = handlers.Registration{Params: f.Params, Line: f.Line, Col: f.Col, File: f.File, Payload: f.Payload}
+			imp.handlers.Handlers[fn] = handlers.Registration{Params: f.Params, Line: f.Line, Col: f.Col, File: f.File, Payload: f.Payload, OnError: f.OnError}
 		case *middlewareFact:
 			imp.handlers.Middleware[fn] = f.Params
 		case *handlerCandidateFact:

@@ -31,6 +31,19 @@
 // the first settlement of the message on each path after the Ack is
 // reported.
 //
+// A handler's error return is a settlement when its caller (any package,
+// through the contract model's handler facts) Naks or Terms the message
+// on error: a handler that Acks the message it is given and then returns
+// an error is reported at the return, with the Ack and the caller's Ack as
+// related locations:
+//
+//	if err := msg.Ack(); err != nil {
+//		return err // quiet: the Ack failed
+//	}
+//	if err := s.erp.Export(ctx, id); err != nil {
+//		return fmt.Errorf("export: %w", err) // reported: bus.Subscribe's NakWithDelay never happens
+//	}
+//
 // Not reported:
 //   - a second Ack of the same kind, and InProgress (harmless);
 //   - settlements after a Term, and Acks that a Term of the same message
@@ -49,9 +62,21 @@
 //     unconditional settlement of its message parameter): a helper whose
 //     Nak or Term depends on a path or on its error argument is not
 //     known to settle at this call, and doubtful cases stay quiet;
-//   - a handler's non-nil error return after an Ack is not reported yet:
-//     the contract model knows which buses Ack a handler's nil result, not
-//     which Nak or Term its error;
+//   - a handler's error return counts only when the error is known to be
+//     non-nil: fmt.Errorf, errors.New, a composite literal of an error type
+//     (or its address), a variable on the non-nil side of its nil test.
+//     `return f(...)` and errors.Join may return nil and stay quiet, and so
+//     does a return of an error nil on that path;
+//   - a caller that only logs the handler's error, or whose Nak or Term is
+//     of a message nothing redelivers (core NATS), makes no error return a
+//     settlement: returning the error after an Ack loses nothing there;
+//   - the caller's settlement on error is the first Nak, NakWithDelay,
+//     Term or TermWithReason (or a helper that may make one) on the error
+//     side of its nil test of the handler's result; a caller that Naks
+//     some errors and Terms others is reported with the first it shows;
+//   - the rule needs the handler to receive the message it Acks, and is
+//     not applied yet to handlers declared in another package than the
+//     one registering them (ForeignHandler), nor to bool handlers;
 //   - two settlements concern the same message when they settle the same
 //     message variables (the model's derivations), or, for messages not
 //     held in a variable, the same expression;

@@ -55,6 +55,25 @@ type event struct {
 	block *cfg.Block
 	node  int // index in block.Nodes
 	index int // index in the block's events
+	// ret is set for a handler's return of an error to a caller that
+	// settles it (s.Settlement), with the handler (returns.go).
+	ret *ast.ReturnStmt
+	h   *contract.Handler
+}
+
+// pos and end are the event's extent: the call's, or the return's.
+func (e *event) pos() token.Pos {
+	if e.ret != nil {
+		return e.ret.Pos()
+	}
+	return e.s.Call.Pos()
+}
+
+func (e *event) end() token.Pos {
+	if e.ret != nil {
+		return e.ret.End()
+	}
+	return e.s.Call.End()
 }
 
 // graph is a body's CFG with its settlements placed in their blocks.
@@ -121,7 +140,7 @@ func (c *checker) checkBody(body *ast.BlockStmt) {
 	for e := range found {
 		later = append(later, e)
 	}
-	sort.Slice(later, func(i, j int) bool { return later[i].s.Call.Pos() < later[j].s.Call.Pos() })
+	sort.Slice(later, func(i, j int) bool { return later[i].pos() < later[j].pos() })
 	for _, e := range later {
 		c.report(e, found[e])
 	}
@@ -136,6 +155,7 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 		return nil
 	}
 	g := &graph{events: make(map[*cfg.Block][]*event), reach: dataflow.NewReach(flow)}
+	h := c.errorHandler(body)
 	for _, b := range flow.Blocks {
 		if !b.Live {
 			continue
@@ -143,8 +163,11 @@ func (c *checker) newGraph(body *ast.BlockStmt) *graph {
 		for i, n := range b.Nodes {
 			var evs []*event
 			c.scan(n, func(s contract.SettleCall) { evs = append(evs, &event{s: s}) })
+			if ev := c.errorReturn(body, h, n); ev != nil {
+				evs = append(evs, ev)
+			}
 			// Operands are evaluated before the call that takes them.
-			sort.SliceStable(evs, func(i, j int) bool { return evs[i].s.Call.End() < evs[j].s.Call.End() })
+			sort.SliceStable(evs, func(i, j int) bool { return evs[i].end() < evs[j].end() })
 			for _, ev := range evs {
 				ev.block, ev.node, ev.index = b, i, len(g.events[b])
 				g.events[b] = append(g.events[b], ev)
@@ -269,6 +292,10 @@ func (c *checker) ackError(ack *event) (*types.Var, bool) {
 
 // report reports the settlement e that follows the Ack ack.
 func (c *checker) report(e, ack *event) {
+	if e.ret != nil {
+		c.reportReturn(e, ack)
+		return
+	}
 	verb := verbs[e.s.Settlement]
 	subject := verb
 	if e.s.Helper {

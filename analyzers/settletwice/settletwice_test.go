@@ -14,6 +14,7 @@ import (
 var batch = checktest.NewBatch(settletwice.Analyzer, checktest.StandardPackages("settletwice",
 	"settletwice/redelivery",
 	"settletwice/crosspkg/settlers", "settletwice/crosspkg/consumer",
+	"settletwice/handlers/bus", "settletwice/handlers/service",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -71,4 +72,14 @@ func TestDoc(t *testing.T) {
 func TestRedelivery(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "settletwice/redelivery")
+}
+
+// TestHandlerErrorReturns: a handler's error return after it Acked its
+// message is reported when its bus (another package, known through the
+// handler fact) Naks or Terms on error; quiet on a bus that only logs the
+// error, for returns of nil or of an error nil on that path, before the
+// Ack, and on the Ack's own failure branch.
+func TestHandlerErrorReturns(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "settletwice/handlers/bus", "settletwice/handlers/service")
 }

@@ -55,7 +55,7 @@ func (m *Result) markCallee(h *Handler, ret *ast.ReturnStmt) *ast.BlockStmt {
 	if body == nil || m.handlers[body] != nil {
 		return nil
 	}
-	nh := &Handler{Caller: h.Caller, Ack: h.Ack, Through: ret, ThroughName: goast.CalleeText(call.Fun)}
+	nh := &Handler{Caller: h.Caller, Ack: h.Ack, OnError: h.OnError, Through: ret, ThroughName: goast.CalleeText(call.Fun)}
 	for _, v := range messages.ParamVars(m.info, ft) {
 		if v != nil && m.msgs.IsMessage(v.Type()) {
 			nh.Msgs = append(nh.Msgs, v)

@@ -9,6 +9,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // findHandlers marks the function bodies of the package passed to a
@@ -33,19 +34,28 @@ func (m *Result) findHandlers(decls []*ast.FuncDecl) {
 			continue
 		}
 		params, ack, payload := m.handlerParamsOf(fn)
+		bus := caller{name: goast.CalleeText(call.Fun), ack: ack, onErr: m.onErrorOf(fn)}
 		for _, i := range params {
 			if i < len(call.Args) {
-				m.markHandler(call.Args[i], call, goast.CalleeText(call.Fun), ack, payload, 0)
+				m.markHandler(call.Args[i], call, bus, payload, 0)
 			}
 		}
 	}
+}
+
+// caller is a function with handler parameters as the handlers passed to
+// it see it: its name as written, its Ack on nil, what it does on error.
+type caller struct {
+	name  string
+	ack   token.Pos
+	onErr profile.Settlement
 }
 
 // markHandler marks the function a handler argument denotes, and, when
 // the argument is a call of middleware (a function that returns a closure
 // calling its handler parameter and returning its result), the handler
 // the middleware wraps.
-func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack token.Pos, payload []int, depth int) {
+func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, bus caller, payload []int, depth int) {
 	if depth > defs.MaxDepth {
 		return
 	}
@@ -53,7 +63,7 @@ func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack 
 		if fn := gotypes.StaticCallee(m.info, call); fn != nil {
 			for _, j := range m.middlewareParams(fn) {
 				if j < len(call.Args) {
-					m.markHandler(call.Args[j], at, caller, ack, payload, depth+1)
+					m.markHandler(call.Args[j], at, bus, payload, depth+1)
 				}
 			}
 		}
@@ -61,16 +71,16 @@ func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, caller string, ack 
 	}
 	if values, ok := m.routeValues(arg); ok {
 		for _, v := range values {
-			m.markHandler(v, at, caller, ack, payload, depth+1)
+			m.markHandler(v, at, bus, payload, depth+1)
 		}
 		return
 	}
-	m.foreignHandler(arg, at, caller, ack) // a function of another package
+	m.foreignHandler(arg, at, bus.name, bus.ack) // a function of another package
 	body, ft := m.handlerBody(arg)
 	if body == nil || m.handlers[body] != nil {
 		return
 	}
-	h := &Handler{Caller: caller, Ack: ack}
+	h := &Handler{Caller: bus.name, Ack: bus.ack, OnError: bus.onErr}
 	if ft.Results != nil && len(ft.Results.List) > 0 {
 		h.Bool = gotypes.IsBool(m.info.TypeOf(ft.Results.List[len(ft.Results.List)-1].Type))
 	}
@@ -198,7 +208,8 @@ func (m *Result) handlerInField(kv *ast.KeyValueExpr) {
 		return
 	}
 	if body, _ := m.handlerBody(kv.Value); body != nil && m.handlers[body] == nil {
-		m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field]}
+		m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field],
+			OnError: m.onErrorAt(m.handlerFieldAcks[field])}
 	}
 }
 
@@ -254,7 +265,8 @@ func (m *Result) handlersInRoutes() {
 				continue
 			}
 			if body, _ := m.handlerBody(as.Rhs[i]); body != nil && m.handlers[body] == nil {
-				m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field]}
+				m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field],
+					OnError: m.onErrorAt(m.handlerFieldAcks[field])}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
+	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // Handler parameters that a function hands on, and those of interface
@@ -51,6 +52,24 @@ func (m *Result) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, p
 		}
 	}
 	return nil, token.NoPos, nil
+}
+
+// onErrorOf returns what fn (any package; an interface method through its
+// implementations) does with its handler parameters' error (onerror.go).
+func (m *Result) onErrorOf(fn *types.Func) profile.Settlement {
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg {
+		return m.HandlerOnError(fn)
+	}
+	if f, ok := m.imported.Handlers[fn]; ok {
+		return f.OnError
+	}
+	if iface := interfaceOf(fn); iface != nil {
+		for _, impl := range m.importedImpls(iface, fn) {
+			return m.onErrorOf(impl)
+		}
+	}
+	return ""
 }
 
 // interfaceOf returns the interface fn is a method of, or nil.
@@ -97,9 +116,11 @@ func implements(fn *types.Func, iface *types.Interface) bool {
 // forwardedParam returns the Ack of the handler parameter of another
 // function (any package) that body passes p to (dispatch(ctx, msg, h)),
 // or an adapter literal returning p's result to (r.Handle(subj, func(ctx,
-// msg) error { ...decode...; return h(ctx, v) })), or token.NoPos.
-func (m *Result) forwardedParam(body *ast.BlockStmt, p *types.Var) token.Pos {
+// msg) error { ...decode...; return h(ctx, v) })), or token.NoPos; and
+// what that function does with the error.
+func (m *Result) forwardedParam(body *ast.BlockStmt, p *types.Var) (token.Pos, profile.Settlement) {
 	ack := token.NoPos
+	var onErr profile.Settlement
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || ack.IsValid() {
@@ -112,12 +133,12 @@ func (m *Result) forwardedParam(body *ast.BlockStmt, p *types.Var) token.Pos {
 		params, at, _ := m.handlerParamsOf(fn)
 		for _, j := range params {
 			if j < len(call.Args) && m.isOrWraps(call.Args[j], p) && at.IsValid() {
-				ack = at
+				ack, onErr = at, m.onErrorOf(fn)
 			}
 		}
 		return !ack.IsValid()
 	})
-	return ack
+	return ack, onErr
 }
 
 func identIs(info *types.Info, e ast.Expr, v *types.Var) bool {
@@ -158,7 +179,7 @@ func (m *Result) inferInterfaceParams() {
 					continue
 				}
 				if params, ack, payload := m.handlerParamsOf(impl); len(params) > 0 && m.handlerParams[method] == nil {
-					m.handlerParams[method] = &handlerParams{params: slices.Clone(params), ack: ack, payload: payload}
+					m.handlerParams[method] = &handlerParams{params: slices.Clone(params), ack: ack, payload: payload, onErr: m.onErrorOf(impl)}
 				}
 			}
 		}
@@ -185,12 +206,12 @@ func (m *Result) inferForwarded(decls []*ast.FuncDecl) bool {
 			if !ReturnsError(p.Type()) || (hp != nil && slices.Contains(hp.params, i)) {
 				continue
 			}
-			ack := m.forwardedParam(d.Body, p)
+			ack, onErr := m.forwardedParam(d.Body, p)
 			if !ack.IsValid() {
 				continue
 			}
 			if hp == nil {
-				hp = &handlerParams{ack: ack}
+				hp = &handlerParams{ack: ack, onErr: onErr}
 				m.handlerParams[fn] = hp
 			}
 			hp.params = append(hp.params, i)

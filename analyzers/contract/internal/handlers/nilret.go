@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
@@ -136,10 +137,17 @@ func isResultOf(info *types.Info, v *types.Var, typ *ast.FuncType) bool {
 // `if v != nil`, or after an `if v != nil` whose body leaves the list, with
 // no definition of v between that if and ret.
 func (m *Result) guardedNil(v *types.Var, body *ast.BlockStmt, ret *ast.ReturnStmt) bool {
-	found := false
-	var stack []ast.Node
+	stack := enclosing(body, ret)
+	return stack != nil && m.guardedOnStack(v, stack, ret)
+}
+
+// enclosing returns the nodes of body that hold ret, outermost first (body
+// itself included), or nil when ret is not in body outside function
+// literals.
+func enclosing(body *ast.BlockStmt, ret *ast.ReturnStmt) []ast.Node {
+	var stack, found []ast.Node
 	ast.Inspect(body, func(n ast.Node) bool {
-		if found {
+		if found != nil {
 			return false
 		}
 		if n == nil {
@@ -150,7 +158,7 @@ func (m *Result) guardedNil(v *types.Var, body *ast.BlockStmt, ret *ast.ReturnSt
 			return false
 		}
 		if n == ast.Node(ret) {
-			found = m.guardedOnStack(v, stack, ret)
+			found = slices.Clone(stack)
 			return false
 		}
 		if n.Pos() > ret.Pos() || n.End() < ret.End() {

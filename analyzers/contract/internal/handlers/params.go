@@ -60,7 +60,7 @@ func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 			if ack.IsValid() {
 				hp := m.handlerParams[fn]
 				if hp == nil {
-					hp = &handlerParams{ack: ack, payload: payload()}
+					hp = &handlerParams{ack: ack, payload: payload(), onErr: m.onErrorAt(ack)}
 					m.handlerParams[fn] = hp
 				}
 				hp.params = append(hp.params, i)
@@ -274,13 +274,21 @@ func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr
 				continue
 			}
 			bin := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+			rest := &ast.BlockStmt{List: list[i+1:]}
 			switch {
 			case bin.Op == token.EQL:
 				ack = m.firstAck(ifs.Body)
+				if ifs.Else != nil {
+					m.noteOnError(ack, ifs.Else)
+				} else if leavesBlock(ifs.Body) {
+					m.noteOnError(ack, rest)
+				}
 			case ifs.Else != nil:
 				ack = m.firstAck(ifs.Else)
+				m.noteOnError(ack, ifs.Body)
 			case leavesBlock(ifs.Body):
-				ack = m.firstAck(&ast.BlockStmt{List: list[i+1:]})
+				ack = m.firstAck(rest)
+				m.noteOnError(ack, ifs.Body)
 			}
 		}
 	}
@@ -313,7 +321,15 @@ func (m *Result) acksInNilCase(s *ast.SwitchStmt, isHandlerCall func(*ast.CallEx
 			continue
 		}
 		if bin, ok := ast.Unparen(cc.List[0]).(*ast.BinaryExpr); ok && bin.Op == token.EQL && m.testsCallOf(&ast.IfStmt{If: cc.Case, Cond: cc.List[0]}, isHandlerCall) {
-			return m.firstAck(&ast.BlockStmt{List: cc.Body})
+			ack := m.firstAck(&ast.BlockStmt{List: cc.Body})
+			var others []ast.Node // the clauses where the error is not nil
+			for _, other := range s.Body.List {
+				if other != st {
+					others = append(others, other)
+				}
+			}
+			m.noteOnError(ack, others...)
+			return ack
 		}
 	}
 	return token.NoPos

@@ -14,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
+	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -68,6 +69,9 @@ type Registration struct {
 	Line, Col int
 	File      string
 	Payload   []int
+	// OnError is what the function does with the handler's error: a Nak,
+	// NakWithDelay or Term settlement, or "" (onerror.go).
+	OnError profile.Settlement
 }
 
 // Candidate is a return of a candidate handler of another package that
@@ -129,16 +133,17 @@ type Result struct {
 	declByFn  map[*types.Func]*ast.FuncDecl
 	decls     []*ast.FuncDecl
 
-	handlerParams    map[*types.Func]*handlerParams // functions that Ack when a func-typed parameter returns nil
-	handlers         map[*ast.BlockStmt]*Handler    // bodies passed to such a parameter
-	payloadParams    map[*types.Var]bool            // handler parameters that receive a message's payload
-	handlerFieldAcks map[*types.Var]token.Pos       // func-typed fields called and Acked on nil, with the Ack
-	middleware       map[*types.Func][]int          // functions that wrap their handler parameters
-	foreign          []ForeignHandler               // handlers of other packages registered here
-	varReturns       map[*ast.ReturnStmt]retScope   // returns of a variable or naked, with their function
-	routeVars        map[*types.Var]*types.Var      // locals defined by a lookup in a route field, with the field
-	routeFuncs       map[*types.Func]*types.Var     // functions that return a handler looked up in a route field (routes.go)
-	pending          []Pending                      // registrations through an interface with no implementation in sight
+	handlerParams    map[*types.Func]*handlerParams   // functions that Ack when a func-typed parameter returns nil
+	handlers         map[*ast.BlockStmt]*Handler      // bodies passed to such a parameter
+	payloadParams    map[*types.Var]bool              // handler parameters that receive a message's payload
+	handlerFieldAcks map[*types.Var]token.Pos         // func-typed fields called and Acked on nil, with the Ack
+	middleware       map[*types.Func][]int            // functions that wrap their handler parameters
+	foreign          []ForeignHandler                 // handlers of other packages registered here
+	varReturns       map[*ast.ReturnStmt]retScope     // returns of a variable or naked, with their function
+	routeVars        map[*types.Var]*types.Var        // locals defined by a lookup in a route field, with the field
+	routeFuncs       map[*types.Func]*types.Var       // functions that return a handler looked up in a route field (routes.go)
+	pending          []Pending                        // registrations through an interface with no implementation in sight
+	onErr            map[token.Pos]profile.Settlement // what the caller whose Ack on nil is at a position does on error (onerror.go)
 }
 
 // HandlerParams returns, for each function of the package with handler
@@ -149,6 +154,15 @@ func (m *Result) HandlerParams(fn *types.Func) (params []int, ack token.Pos, pay
 		return nil, token.NoPos, nil
 	}
 	return hp.params, hp.ack, hp.payload
+}
+
+// HandlerOnError returns what a function of the package with handler
+// parameters does with their error (Registration.OnError).
+func (m *Result) HandlerOnError(fn *types.Func) profile.Settlement {
+	if hp := m.handlerParams[fn]; hp != nil {
+		return hp.onErr
+	}
+	return ""
 }
 
 // WithHandlerParams returns the functions of the package with handler
@@ -194,6 +208,7 @@ type handlerParams struct {
 	params  []int
 	ack     token.Pos
 	payload []int // arguments of the handler call that are the message's payload
+	onErr   profile.Settlement
 }
 
 // Handler describes a function body that is a handler: its caller Acks
@@ -217,6 +232,10 @@ type Handler struct {
 	// Bool is set for a handler that returns a bool its caller Acks on
 	// true: `return true` is its Ack (boolh.go).
 	Bool bool
+	// OnError is what the caller does when the handler returns a non-nil
+	// error: profile.RetryNow, RetryLater or Terminate, or "" when it
+	// settles nothing the broker sees (it logs the error).
+	OnError profile.Settlement
 }
 
 // Returned is what the handler returns for its caller to Ack: "nil", or

@@ -7,6 +7,7 @@ package redelivery
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -90,4 +91,57 @@ func (r *Replayer) Work(ctx context.Context, h Handler) error {
 		}
 	})
 	return err
+}
+
+// Listen serves h on core NATS: Ack on success, Nak on error (neither
+// reaches a server that would redeliver).
+func (r *Replayer) Listen(ctx context.Context, subject string, h func(context.Context, *nats.Msg) error) error {
+	_, err := r.nc.Subscribe(subject, func(m *nats.Msg) {
+		if err := h(ctx, m); err != nil {
+			_ = m.Nak()
+			return
+		}
+		_ = m.Ack()
+	})
+	return err
+}
+
+// Serve serves h on the durable consumer: Ack on success, a delayed retry
+// on error.
+func (r *Replayer) Serve(ctx context.Context, h Handler) error {
+	cons, err := r.js.CreateOrUpdateConsumer(ctx, r.stream, jetstream.ConsumerConfig{Durable: "serve"})
+	if err != nil {
+		return err
+	}
+	_, err = cons.Consume(func(msg jetstream.Msg) {
+		if err := h(ctx, msg); err != nil {
+			_ = msg.NakWithDelay(5 * time.Second)
+			return
+		}
+		_ = msg.Ack()
+	})
+	return err
+}
+
+// Start registers the same shape of handler on both: an error returned
+// after the Ack is reported on the durable consumer only.
+func (r *Replayer) Start(ctx context.Context) {
+	_ = r.Listen(ctx, "notes.>", r.onNote)
+	_ = r.Serve(ctx, r.onWork)
+}
+
+func (r *Replayer) onNote(ctx context.Context, m *nats.Msg) error {
+	_ = m.Ack()
+	if len(m.Data) == 0 {
+		return errors.New("empty note")
+	}
+	return nil
+}
+
+func (r *Replayer) onWork(ctx context.Context, msg jetstream.Msg) error {
+	_ = msg.Ack()
+	if len(msg.Data()) == 0 {
+		return errors.New("empty work item") // want `returning an error after Ack is ignored: r.Serve's NakWithDelay`
+	}
+	return nil
 }
