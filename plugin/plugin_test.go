@@ -165,7 +165,7 @@ func TestRelatedFolded(t *testing.T) {
 func TestPerCheckLinter(t *testing.T) {
 	p, err := plugin.NewCheck("barenak")(map[string]any{
 		"dlq-funcs": []string{"example.com/bus.Sink.Park"},
-		"checks":    map[string]any{"barenak": map[string]any{"strict": true}, "retryflatten": map[string]any{}},
+		"checks":    map[string]any{"barenak": map[string]any{"unclassified": false}, "retryflatten": map[string]any{}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -175,8 +175,8 @@ func TestPerCheckLinter(t *testing.T) {
 		t.Fatalf("BuildAnalyzers: %v, %v; want barenak alone", err, analyzers)
 	}
 	a := analyzers[0]
-	if v := a.Flags.Lookup("strict").Value.String(); v != "true" {
-		t.Errorf("barenak.strict = %s, want the settings' true", v)
+	if v := a.Flags.Lookup("unclassified").Value.String(); v != "false" {
+		t.Errorf("barenak.unclassified = %s, want the settings' false", v)
 	}
 	var model []string
 	for _, r := range a.Requires {

@@ -116,7 +116,7 @@ printf 'retrycontract:\n  dlq-funcs: [github.com/retrylint/retrylint/examples/or
 
 echo "-- lspcheck with a typo in .retrylint.yaml: one diagnostic at the package clause, editing works"
 cp -r "$repo/examples" "$work/typo"
-printf '# the busy inventory service is paced elsewhere\nbarenack:\n  strict: false\n' >"$work/typo/.retrylint.yaml"
+printf '# the busy inventory service is paced elsewhere\nbarenack:\n  unclassified: false\n' >"$work/typo/.retrylint.yaml"
 clause=$(grep -n '^package ' "$work/typo/${file#examples/}" | head -1 | cut -d: -f1)
 "$cache/lspcheck" -gopls "$cache/gopls-retrylint" -root "$work/typo" -file "${file#examples/}" -timeout "$timeout" \
   -diagnostic "retrylint:$clause:.retrylint.yaml:2: unknown key \"barenack\"" -absent retryflatten -absent barenak
