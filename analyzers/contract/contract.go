@@ -96,7 +96,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	if len(carriers) > 0 {
 		pass.ExportPackageFact(&carrierTypesFact{Types: carriers})
 	}
-	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs, m.files)
+	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs, m.files, m.testFuncs)
 	m.gate = m.gateOf(decls, importsCarrier(pass))
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && handlers.IsCandidate(m.info, m.msgs, d) })
 	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.gate.MayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)

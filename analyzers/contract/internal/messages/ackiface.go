@@ -23,10 +23,13 @@ import (
 // ackInterfaces returns the interface types of the parameters of the
 // functions of files (declarations and literals) whose methods are all
 // ack methods of one profile, with that profile.
-func (m *Table) ackInterfaces(files []*ast.File) []ackIface {
+func (m *Table) ackInterfaces(files []*ast.File, testFuncs map[*ast.FuncDecl]bool) []ackIface {
 	var out []ackIface
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
+	for _, d := range allDecls(files) {
+		if fd, ok := d.(*ast.FuncDecl); ok && testFuncs[fd] {
+			continue // out of scope (syntax.TestFuncs)
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
 			ft, ok := n.(*ast.FuncType)
 			if !ok {
 				return true
@@ -72,4 +75,13 @@ func (m *Table) ackInterfaceProfile(t types.Type) *profile.Profile {
 		}
 	}
 	return nil
+}
+
+// allDecls returns the top-level declarations of files, in order.
+func allDecls(files []*ast.File) []ast.Decl {
+	var out []ast.Decl
+	for _, f := range files {
+		out = append(out, f.Decls...)
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -35,12 +36,26 @@ type redelivery struct {
 	// (created without a durable name), to tell one read from a loop.
 	reads   map[*types.Var][]string
 	changed bool
+	callees map[*ast.CallExpr]*types.Func // memo of StaticCallee: every round asks again
+}
+
+// callee returns call's static callee, computed once per call.
+func (r *redelivery) callee(call *ast.CallExpr) *types.Func {
+	fn, ok := r.callees[call]
+	if !ok {
+		fn = gotypes.StaticCallee(r.m.info, call)
+		r.callees[call] = fn
+	}
+	return fn
 }
 
 // findUnredelivered returns the variables of files whose messages nothing
-// redelivers, messages and their sources both.
-func (m *Table) findUnredelivered(files []*ast.File) map[*types.Var]bool {
-	r := &redelivery{m: m, decls: make(map[*types.Func]*ast.FuncDecl), vars: make(map[*types.Var]bool)}
+// redelivers, messages and their sources both. Test functions are out of
+// scope (a test's core NATS subscription says nothing of how production
+// registers a handler). The nodes that can mark something are collected
+// once; the fixpoint's rounds go over that list, not the files.
+func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl]bool) map[*types.Var]bool {
+	r := &redelivery{m: m, decls: make(map[*types.Func]*ast.FuncDecl), vars: make(map[*types.Var]bool), callees: make(map[*ast.CallExpr]*types.Func)}
 	for _, p := range m.profiles {
 		if p.Redelivery != nil {
 			r.rs = append(r.rs, p.Redelivery)
@@ -51,18 +66,36 @@ func (m *Table) findUnredelivered(files []*ast.File) map[*types.Var]bool {
 	}
 	for _, f := range files {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !testFuncs[fd] {
 				if fn, ok := m.info.Defs[fd.Name].(*types.Func); ok {
 					r.decls[fn] = fd
 				}
 			}
 		}
 	}
+	names := r.callNames()
+	var nodes []ast.Node
+	for _, d := range allDecls(files) {
+		if fd, ok := d.(*ast.FuncDecl); ok && testFuncs[fd] {
+			continue
+		}
+		ast.Inspect(d, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if name, _ := goast.CalledName(n.Fun); names[name] { // the other calls hand nothing on and read nothing
+					nodes = append(nodes, n)
+				}
+			case *ast.AssignStmt, *ast.ValueSpec, *ast.RangeStmt:
+				nodes = append(nodes, n)
+			}
+			return true
+		})
+	}
 	for round := 0; round < maxRedeliveryRounds; round++ {
 		r.changed = false
 		r.reads = make(map[*types.Var][]string)
-		for _, f := range files {
-			ast.Inspect(f, r.visit)
+		for _, n := range nodes {
+			r.visit(n)
 		}
 		r.readOnce()
 		if !r.changed {
@@ -70,6 +103,26 @@ func (m *Table) findUnredelivered(files []*ast.File) map[*types.Var]bool {
 		}
 	}
 	return r.vars
+}
+
+// callNames are the names of the calls visit must see: the subscriptions
+// that hand on messages nothing redelivers (handlers, channels), and the
+// reads and consumes that tell a one-pass reader from one that goes on.
+func (r *redelivery) callNames() map[string]bool {
+	names := map[string]bool{"Messages": true}
+	for _, rd := range r.rs {
+		for _, list := range [][]profile.Method{rd.Callbacks, rd.Channels, rd.Optioned} {
+			for _, m := range list {
+				names[m.Name] = true
+			}
+		}
+		for _, list := range [][]string{rd.Reads, rd.Handlers} {
+			for _, n := range list {
+				names[n] = true
+			}
+		}
+	}
+	return names
 }
 
 func (r *redelivery) mark(v *types.Var) {
@@ -137,7 +190,7 @@ func (r *redelivery) yields(e ast.Expr) bool {
 	case *ast.UnaryExpr:
 		return e.Op == token.ARROW && r.yields(e.X) // <-ch
 	case *ast.CallExpr:
-		fn := gotypes.StaticCallee(r.m.info, e)
+		fn := r.callee(e)
 		if r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Sources }) ||
 			r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Optioned }) && r.hasOption(e) ||
 			r.in(fn, func(rd *profile.Redelivery) []profile.Method { return rd.Creates }) && r.noAck(e) {
@@ -154,7 +207,7 @@ func (r *redelivery) yields(e ast.Expr) bool {
 // nothing redelivers, and records the reads of candidate ephemeral
 // consumers.
 func (r *redelivery) call(call *ast.CallExpr) {
-	fn := gotypes.StaticCallee(r.m.info, call)
+	fn := r.callee(call)
 	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if isSel {
 		if v := r.varOf(sel.X); v != nil {
@@ -249,7 +302,7 @@ func (r *redelivery) in(fn *types.Func, list func(*profile.Redelivery) []profile
 func (r *redelivery) hasOption(call *ast.CallExpr) bool {
 	return slices.ContainsFunc(call.Args, func(a ast.Expr) bool {
 		c, ok := ast.Unparen(a).(*ast.CallExpr)
-		return ok && r.in(gotypes.StaticCallee(r.m.info, c), func(rd *profile.Redelivery) []profile.Method { return rd.Options })
+		return ok && r.in(r.callee(c), func(rd *profile.Redelivery) []profile.Method { return rd.Options })
 	})
 }
 
@@ -272,7 +325,7 @@ func (r *redelivery) noAck(call *ast.CallExpr) bool {
 // ephemeral reports whether call creates a consumer whose configuration
 // literal names it by none of the profile's Named fields.
 func (r *redelivery) ephemeral(call *ast.CallExpr) bool {
-	if !r.in(gotypes.StaticCallee(r.m.info, call), func(rd *profile.Redelivery) []profile.Method { return rd.Creates }) || !r.hasConfigLit(call) {
+	if !r.in(r.callee(call), func(rd *profile.Redelivery) []profile.Method { return rd.Creates }) || !r.hasConfigLit(call) {
 		return false
 	}
 	return !r.configField(call, func(rd *profile.Redelivery, key string, value ast.Expr) bool {
