@@ -34,12 +34,19 @@ func (m *Table) ackInterfaces(files []*ast.File, testFuncs map[*ast.FuncDecl]boo
 			if !ok {
 				return true
 			}
-			for _, v := range ParamVars(m.info, ft) {
-				if v == nil || slices.ContainsFunc(out, func(a ackIface) bool { return types.Identical(a.t, v.Type()) }) {
+			if ft.Params == nil {
+				return true
+			}
+			for _, f := range ft.Params.List {
+				t := m.info.TypeOf(f.Type)
+				if t == nil {
 					continue
 				}
-				if p := m.ackInterfaceProfile(v.Type()); p != nil {
-					out = append(out, ackIface{t: v.Type(), p: p})
+				if _, iface := t.Underlying().(*types.Interface); !iface || slices.ContainsFunc(out, func(a ackIface) bool { return types.Identical(a.t, t) }) {
+					continue // most parameters are not interfaces: no further test
+				}
+				if p := m.ackInterfaceProfile(t); p != nil {
+					out = append(out, ackIface{t: t, p: p})
 				}
 			}
 			return true
