@@ -23,34 +23,24 @@ import (
 // ackInterfaces returns the interface types of the parameters of the
 // functions of files (declarations and literals) whose methods are all
 // ack methods of one profile, with that profile.
-func (m *Table) ackInterfaces(files []*ast.File, testFuncs map[*ast.FuncDecl]bool) []ackIface {
+func (m *Table) ackInterfaces(funcTypes []*ast.FuncType) []ackIface {
 	var out []ackIface
-	for _, d := range allDecls(files) {
-		if fd, ok := d.(*ast.FuncDecl); ok && testFuncs[fd] {
-			continue // out of scope (syntax.TestFuncs)
+	for _, ft := range funcTypes {
+		if ft.Params == nil {
+			continue
 		}
-		ast.Inspect(d, func(n ast.Node) bool {
-			ft, ok := n.(*ast.FuncType)
-			if !ok {
-				return true
+		for _, f := range ft.Params.List {
+			t := m.info.TypeOf(f.Type)
+			if t == nil {
+				continue
 			}
-			if ft.Params == nil {
-				return true
+			if _, iface := t.Underlying().(*types.Interface); !iface || slices.ContainsFunc(out, func(a ackIface) bool { return types.Identical(a.t, t) }) {
+				continue // most parameters are not interfaces: no further test
 			}
-			for _, f := range ft.Params.List {
-				t := m.info.TypeOf(f.Type)
-				if t == nil {
-					continue
-				}
-				if _, iface := t.Underlying().(*types.Interface); !iface || slices.ContainsFunc(out, func(a ackIface) bool { return types.Identical(a.t, t) }) {
-					continue // most parameters are not interfaces: no further test
-				}
-				if p := m.ackInterfaceProfile(t); p != nil {
-					out = append(out, ackIface{t: t, p: p})
-				}
+			if p := m.ackInterfaceProfile(t); p != nil {
+				out = append(out, ackIface{t: t, p: p})
 			}
-			return true
-		})
+		}
 	}
 	return out
 }
@@ -82,13 +72,4 @@ func (m *Table) ackInterfaceProfile(t types.Type) *profile.Profile {
 		}
 	}
 	return nil
-}
-
-// allDecls returns the top-level declarations of files, in order.
-func allDecls(files []*ast.File) []ast.Decl {
-	var out []ast.Decl
-	for _, f := range files {
-		out = append(out, f.Decls...)
-	}
-	return out
 }

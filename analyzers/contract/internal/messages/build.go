@@ -20,7 +20,8 @@ func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, sy
 	if syn == nil || !m.names.NamedIn(syn.Names) {
 		return m // no ack method is named in the package
 	}
-	m.ackIfaces = m.ackInterfaces(files, testFuncs)
+	funcTypes, flow := scanInScope(files, testFuncs)
+	m.ackIfaces = m.ackInterfaces(funcTypes)
 	for _, s := range syn.Sites {
 		if call, ok := s.Node.(*ast.CallExpr); ok {
 			if a, ok := m.asAckCall(call); ok {
@@ -28,6 +29,30 @@ func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, sy
 			}
 		}
 	}
-	m.unredelivered = m.findUnredelivered(files, testFuncs)
+	m.unredelivered = m.findUnredelivered(files, testFuncs, flow)
 	return m
+}
+
+// scanInScope walks the declarations of files outside testFuncs (out of
+// scope, syntax.TestFuncs) once, for the two scans that need more than
+// the syntax index holds: the function types (ackInterfaces) and the
+// nodes a message can flow through (findUnredelivered).
+func scanInScope(files []*ast.File, testFuncs map[*ast.FuncDecl]bool) (funcTypes []*ast.FuncType, flow []ast.Node) {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && testFuncs[fd] {
+				continue
+			}
+			ast.Inspect(d, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncType:
+					funcTypes = append(funcTypes, n)
+				case *ast.CallExpr, *ast.AssignStmt, *ast.ValueSpec, *ast.RangeStmt:
+					flow = append(flow, n)
+				}
+				return true
+			})
+		}
+	}
+	return funcTypes, flow
 }

@@ -52,9 +52,10 @@ func (r *redelivery) callee(call *ast.CallExpr) *types.Func {
 // findUnredelivered returns the variables of files whose messages nothing
 // redelivers, messages and their sources both. Test functions are out of
 // scope (a test's core NATS subscription says nothing of how production
-// registers a handler). The nodes that can mark something are collected
-// once; the fixpoint's rounds go over that list, not the files.
-func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl]bool) map[*types.Var]bool {
+// registers a handler). flow is what scanInScope collected; the
+// fixpoint's rounds go over the part that can mark something, not the
+// files.
+func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl]bool, flow []ast.Node) map[*types.Var]bool {
 	r := &redelivery{m: m, decls: make(map[*types.Func]*ast.FuncDecl), vars: make(map[*types.Var]bool), callees: make(map[*ast.CallExpr]*types.Func)}
 	for _, p := range m.profiles {
 		if p.Redelivery != nil {
@@ -75,21 +76,13 @@ func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl
 	}
 	names := r.callNames()
 	var nodes []ast.Node
-	for _, d := range allDecls(files) {
-		if fd, ok := d.(*ast.FuncDecl); ok && testFuncs[fd] {
-			continue
-		}
-		ast.Inspect(d, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				if name, _ := goast.CalledName(n.Fun); names[name] { // the other calls hand nothing on and read nothing
-					nodes = append(nodes, n)
-				}
-			case *ast.AssignStmt, *ast.ValueSpec, *ast.RangeStmt:
-				nodes = append(nodes, n)
+	for _, n := range flow {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if name, _ := goast.CalledName(call.Fun); !names[name] {
+				continue // the other calls hand nothing on and read nothing
 			}
-			return true
-		})
+		}
+		nodes = append(nodes, n)
 	}
 	for round := 0; round < maxRedeliveryRounds; round++ {
 		r.changed = false
