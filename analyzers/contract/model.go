@@ -171,6 +171,18 @@ func (m *Model) freeze() {
 	m.calls = nil
 }
 
+// Release drops what the model computed for the package, keeping its
+// configuration. The meta check, which requires every check that runs
+// and so runs after all of them, calls it as the package's last reader:
+// the drivers (x/tools' checker, golangci-lint's runner) keep every
+// action's result until the whole program is analyzed, so without it the
+// models of every package stayed alive to the end, about 2% of the heap
+// on nats-server, twice that in peak RSS. Nothing may read the model
+// afterwards: its accessors return nil.
+func (m *Model) Release() {
+	*m = Model{cfg: m.cfg, frozen: true}
+}
+
 // returnsOf returns the return statements of a function body, not those
 // of the function literals inside it.
 func (m *Model) returnsOf(body *ast.BlockStmt) []*ast.ReturnStmt {

@@ -68,6 +68,7 @@ func New(model *analysis.Analyzer, checkers []*analysis.Analyzer) *analysis.Anal
 			}
 			reportMissingDLQFuncs(pass, m.DLQFuncs())
 			reportMissingDLQFuncs(pass, m.DecodeFuncs())
+			m.Release() // the package's last reader of the model
 			return nil, nil
 		},
 	}
