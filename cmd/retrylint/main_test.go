@@ -589,6 +589,32 @@ func TestForeignHandler(t *testing.T) {
 	}
 }
 
+// TestForeignHandlerVet: under go vet, where facts travel gob-encoded
+// between separate processes (one per package), the foreign handlers'
+// facts (one generic fact type per check) arrive, and the findings are
+// the CLI's, at the registrations.
+func TestForeignHandlerVet(t *testing.T) {
+	t.Parallel()
+	dir := foreignModule(t)
+	cli := runEnv(t, dir, foreignEnv, "./...")
+	cmd := exec.Command("go", "vet", "-vettool="+binary, "./...")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), foreignEnv...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil {
+		t.Fatalf("go vet exited 0 on handlers with findings:\n%s", stderr.String())
+	}
+	want, got := findings(cli.stdout), findings(stderr.String())
+	if len(want) != 5 || !slices.Equal(got, want) {
+		t.Errorf("go vet findings differ from the CLI's\nvet:\n%s\ncli:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range got {
+		if !strings.HasPrefix(f, "cmd/app/main.go:") {
+			t.Errorf("vet finding %q is not at a registration in cmd/app", f)
+		}
+	}
+}
+
 // TestInterfaceWired: a service registers its handlers on an interface
 // (api.Bus) whose implementation (natsbus) it does not import; main wires
 // them. The registration is reported where both are in sight (main's
