@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/ackpermanent"
 	"github.com/retrylint/retrylint/analyzers/internal/checktest"
+	"github.com/retrylint/retrylint/analyzers/internal/foreign"
 )
 
 // batch runs the check over the packages of all the tests below, in one
@@ -19,7 +20,7 @@ var batch = checktest.NewBatch(ackpermanent.Analyzer, checktest.StandardPackages
 	"ackpermanent/redelivery",
 	"ackpermanent/nodlq",
 	"ackpermanent/crosspkg/retry", "ackpermanent/crosspkg/consumer",
-	"ackpermanent/handlers/bus", "ackpermanent/handlers/svc",
+	"ackpermanent/handlers/bus", "ackpermanent/handlers/svc", "ackpermanent/handlers/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -67,12 +68,19 @@ func TestHandlers(t *testing.T) {
 // registered in another package export the returns that would Ack a
 // permanent failure without evidence, in a package that dead-letters
 // elsewhere; one that dead-letters first, decides with errors.Is, or
-// lives in a package with no DLQ write exports nothing. (The report in
-// the registering package is in a file of the handler's package, which
-// analysistest cannot match: cmd/retrylint's TestForeignHandler checks it.)
+// lives in a package with no DLQ write exports nothing.
 func TestForeignHandlerFacts(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, checktest.TestData(), ackpermanent.Analyzer, "ackpermanent/handlers/billing", "ackpermanent/handlers/ledger")
+}
+
+// TestForeignHandlers: the package that registers billing's and ledger's
+// handlers with a bus that Acks on nil reports what their facts record,
+// at the registration; the look-alikes stay quiet.
+func TestForeignHandlers(t *testing.T) {
+	t.Parallel()
+	results := batch.Run(t, "ackpermanent/handlers/app")
+	checktest.CheckForeign(t, results, "billing.go", "no retry intent")
 }
 
 // TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title
@@ -101,9 +109,9 @@ func TestRedelivery(t *testing.T) {
 // checks the bytes are identical and decode to an equal value: facts
 // travel between packages in this form.
 func TestPermanentDropFactGob(t *testing.T) {
-	f := &ackpermanent.PermanentDropFact{Returns: []ackpermanent.PermanentDrop{
-		{Line: 8, Col: 3, Err: "err", OriginLine: 4, OriginCol: 6},
-		{Line: 12, Col: 3, Err: "err", OriginLine: -1},
+	f := &ackpermanent.PermanentDropFact{Rows: []ackpermanent.PermanentDrop{
+		{At: foreign.Place{Line: 8, Col: 3}, Err: "err", Origin: foreign.Place{Line: 4, Col: 6}},
+		{At: foreign.Place{Line: 12, Col: 3}, Err: "err", Origin: foreign.None},
 	}}
 	var a, b bytes.Buffer
 	if err := gob.NewEncoder(&a).Encode(f); err != nil {

@@ -60,12 +60,15 @@
 //     message do not count (the contract's same-message rule);
 //   - a handler declared in another package than the one registering it
 //     (main wires billing.HandleCharge into bus.Subscribe) is followed as
-//     ackretryable and poisonack follow it: the handler's package exports
+//     every check follows it: the handler's package exports
 //     the returns that would Ack a permanent failure with no DLQ write of
 //     the message before them (PermanentDropFact, on exported functions
 //     with a message parameter and an error result), and the registering
-//     package reports them at the returns, with the classification, the
-//     registration and the bus's Ack as related locations. The package
+//     package reports them at the registration call, one diagnostic per
+//     return, naming the handler function ((*billing.Handlers).HandleCharge)
+//     and the bus, with the return, the classification, the registration
+//     and the bus's Ack as related locations: the report is the registering
+//     package's, in its file, where gopls and analysistest see it. The package
 //     whose DLQ writes make the Ack a defect is the handler's (where the
 //     evidence would be written): the registering package need not write
 //     a DLQ. Typed handlers (no message parameter) of another package are

@@ -5,39 +5,43 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/internal/foreign"
 )
 
 // Handlers registered in another package (CONTRACT.md version 3, followed
-// as ackretryable and poisonack follow them): facts flow only to
-// importers, so a handler declared in package billing and registered in
-// main is not known to be a handler while billing is analyzed. Each
-// function there that could be a handler (exported, a message parameter,
-// an error result) carries the nil returns that would be an Ack after a
-// "no retry intent" classification, with no DLQ write of the message
-// before them, when its own package dead-letters elsewhere
+// as every check follows them: analyzers/internal/foreign): facts flow
+// only to importers, so a handler declared in package billing and
+// registered in main is not known to be a handler while billing is
+// analyzed. Each function there that could be a handler (exported, a
+// message parameter, an error result) carries the nil returns that would
+// be an Ack after a "no retry intent" classification, with no DLQ write
+// of the message before them, when its own package dead-letters elsewhere
 // (PermanentDropFact); the package that registers it with a bus that Acks
-// on nil reports them, at the returns themselves. Decided: the package
-// whose dead-letter writes make the Ack a defect is the handler's (where
-// the evidence would be written); the registering package need not write
-// a DLQ.
+// on nil reports them, at the registration. Decided: the package whose
+// dead-letter writes make the Ack a defect is the handler's (where the
+// evidence would be written); the registering package need not write a
+// DLQ.
 
 // PermanentDropFact marks a function that returns nil after classifying
 // an error as having no retry intent, with no DLQ write of its message
 // before: a defect if it is a handler whose nil result its caller Acks.
-type PermanentDropFact struct {
-	Returns []PermanentDrop
-}
+type PermanentDropFact = foreign.Fact[PermanentDrop]
 
 // PermanentDrop is one such return and its classification, placed
-// relative to the function's declaration (contract.Model.Offset).
+// relative to the function's declaration (foreign.Place; Origin is
+// foreign.None when the classification is not in the function).
 type PermanentDrop struct {
-	Line, Col             int
-	Err                   string
-	OriginLine, OriginCol int
+	At     foreign.Place
+	Err    string
+	Origin foreign.Place
 }
 
-func (*PermanentDropFact) AFact() {}
-func (*PermanentDropFact) String() string {
+// Return is where the return is.
+func (r PermanentDrop) Return() foreign.Place { return r.At }
+
+// Summary is PermanentDropFact's String.
+func (PermanentDrop) Summary() string {
 	return "acks a permanent failure without evidence if a caller acks on nil"
 }
 
@@ -58,7 +62,7 @@ func (c *checker) exportPermanentDrops() {
 				msgs = append(msgs, params.At(i))
 			}
 		}
-		var f PermanentDropFact
+		var rows []PermanentDrop
 		var g *writes
 		for _, ret := range c.m.Handlers().NilReturns(d.Body) {
 			facts, ok := paths.AtReturn(ret)
@@ -75,46 +79,30 @@ func (c *checker) exportPermanentDrops() {
 			if g.precede(ack{node: ret, msgs: msgs}) {
 				continue
 			}
-			l, col, ok := c.m.Offset(fn, ret.Pos())
+			at, ok := foreign.At(c.m, fn, ret.Pos())
 			if !ok {
 				continue
 			}
-			r := PermanentDrop{Line: l, Col: col, Err: facts.NoIntent.Err.Name(), OriginLine: -1}
+			r := PermanentDrop{At: at, Err: facts.NoIntent.Err.Name(), Origin: foreign.None}
 			if o := facts.NoIntent.Origin; o != nil {
-				if ol, ocol, ok := c.m.Offset(fn, o.Pos()); ok {
-					r.OriginLine, r.OriginCol = ol, ocol
-				}
+				r.Origin = foreign.AtOrNone(c.m, fn, o.Pos())
 			}
-			f.Returns = append(f.Returns, r)
+			rows = append(rows, r)
 		}
-		if len(f.Returns) > 0 {
-			c.pass.ExportObjectFact(fn, &f)
-		}
+		foreign.Export(c.pass, fn, rows)
 	}
 }
 
-// checkForeignHandlers reports the returns of PermanentDropFact of
-// handlers declared in another package and registered here with a bus
-// that Acks when they return nil.
+// checkForeignHandlers reports, at the registration, the returns of
+// PermanentDropFact of handlers declared in another package and
+// registered here with a bus that Acks when they return nil.
 func (c *checker) checkForeignHandlers() {
-	for _, fh := range c.m.Handlers().ForeignHandlers() {
-		var f PermanentDropFact
-		if !c.pass.ImportObjectFact(fh.Fn, &f) {
-			continue
+	foreign.Report(c.pass, c.m, c.at, func(f foreign.Finding[PermanentDrop]) (string, []analysis.RelatedInformation) {
+		var related []analysis.RelatedInformation
+		if o := f.Pos(f.Row.Origin); o.IsValid() {
+			related = append(related, analysis.RelatedInformation{Pos: o, Message: "classified as having no retry intent here"})
 		}
-		*c.at = fh.Call.Pos()
-		for _, r := range f.Returns {
-			pos := c.m.Settle().SiteIn(fh.Fn, r.Line, r.Col)
-			var first []analysis.RelatedInformation
-			if r.OriginLine >= 0 {
-				first = append(first, analysis.RelatedInformation{Pos: c.m.Settle().SiteIn(fh.Fn, r.OriginLine, r.OriginCol), Message: "classified as having no retry intent here"})
-			}
-			c.m.Report(c.pass, analysis.Diagnostic{
-				Pos: pos, End: pos,
-				Message: fmt.Sprintf("returning nil (%s then Acks the message) after %s was classified as a permanent failure drops the message without evidence, "+
-					"though its package dead-letters elsewhere: write it to the DLQ, check the write, then Term it", fh.Caller, r.Err),
-				Related: fh.Related(first...),
-			})
-		}
-	}
+		return fmt.Sprintf("handler %s returning nil (%s then Acks the message) after %s was classified as a permanent failure drops the message without evidence, "+
+			"though its package dead-letters elsewhere: write it to the DLQ, check the write, then Term it", f.Name, f.Handler.Caller, f.Row.Err), related
+	})
 }

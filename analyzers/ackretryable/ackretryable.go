@@ -25,7 +25,7 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 	return checks.New(model, checks.Spec{
 		Name:      Name,
 		DocSource: docSource,
-		FactTypes: []analysis.Fact{new(RegistrationFact)},
+		FactTypes: []analysis.Fact{new(RegistrationFact), new(DropFact)},
 		Run: func(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
 			c := &checker{pass: pass, m: m, at: at}
 			c.run()
@@ -42,6 +42,7 @@ type checker struct {
 func (c *checker) run() {
 	c.m.Paths().VisitAckCalls(contract.AckCall.IsAck, c.at, c.check)
 	c.checkHandlers()
+	c.exportDrops()
 	c.checkForeignHandlers()
 	c.checkDeferred()
 	c.checkHelpers()
@@ -130,26 +131,6 @@ func (c *checker) checkHandlers() {
 				continue
 			}
 			c.reportReturn(ret, h, facts.ErrorBranch)
-		}
-	}
-}
-
-// checkForeignHandlers reports, at the returns themselves, the nil returns
-// in a producer's error branch of handlers declared in another package and
-// registered here with a bus that Acks on nil: the package that declares
-// a handler cannot know it is one.
-func (c *checker) checkForeignHandlers() {
-	for _, fh := range c.m.Handlers().ForeignHandlers() {
-		for _, r := range fh.Returns {
-			*c.at = fh.Call.Pos()
-			what := describeNames(r.Err, r.Producer)
-			d := analysis.Diagnostic{
-				Pos: r.Pos, End: r.Pos,
-				Message: fmt.Sprintf("%s is dropped: returning nil makes %s Ack the message; return the error (or NakWithDelay its retry delay)",
-					what, fh.Caller),
-				Related: fh.Related(),
-			}
-			c.m.Report(c.pass, d)
 		}
 	}
 }

@@ -23,6 +23,7 @@ var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages
 	"ackretryable/helpers/app",
 	"ackretryable/redeliverytest", "ackretryable/redelivery",
 	"ackretryable/ackers/acks", "ackretryable/ackers/app",
+	"ackretryable/foreign/svc", "ackretryable/foreign/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -61,6 +62,24 @@ func TestHandlers(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus", "ackretryable/handlers/routebus",
 		"ackretryable/handlers/ifacebus", "ackretryable/handlers/natsbus", "ackretryable/handlers/boolbus", "ackretryable/handlers/mwrouter", "ackretryable/handlers/pool")
 	batch.Run(t, "ackretryable/handlers/svc")
+}
+
+// TestForeignHandlerFacts: exported functions that could be handlers, or
+// typed handlers, registered elsewhere carry their nil returns in a
+// retryable producer's error branch as facts; unexported ones do not.
+func TestForeignHandlerFacts(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackretryable/foreign/svc")
+}
+
+// TestForeignHandlers: the package that registers svc's handlers with a
+// bus that Acks on nil, directly or through bus.JSON, reports their drops
+// at the registration, with the return as the first related location; the
+// look-alikes stay quiet.
+func TestForeignHandlers(t *testing.T) {
+	t.Parallel()
+	results := batch.Run(t, "ackretryable/foreign/app")
+	checktest.CheckForeign(t, results, "svc.go")
 }
 
 // TestDeferred runs the check over deferred Acks pending at returns.

@@ -27,7 +27,15 @@
 // Acks the message when it returns nil, known through the contract
 // model's HandlerFact), `return nil` is that Ack: it is reported at the
 // return, naming the bus function, with the bus's Ack as a related
-// location. Followed: the handler parameter called directly and its error
+// location. A handler declared in another package than the one
+// registering it (a typed handler registered through middleware such as
+// bus.JSON included) is known as one only there: its package exports the
+// returns as a fact (DropFact, on exported functions that could be
+// handlers), and the registering package reports them at the registration
+// call, one diagnostic per return, naming the handler function
+// ((*svc.Service).HandleOrder) and the bus, with the return, the
+// registration and the bus's Ack as related locations: the report is the
+// registering package's, in its file, where gopls and analysistest see it. Followed: the handler parameter called directly and its error
 // tested against nil; handler values passed directly (functions, method
 // values, function literals, instantiations), held in variables, struct
 // fields, wrapped by middleware, or kept in route maps. A router that keeps

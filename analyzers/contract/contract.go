@@ -41,7 +41,7 @@ func New(cfg *Config, opts ...Option) *analysis.Analyzer {
 		FactTypes: []analysis.Fact{
 			new(producerFact), new(wrapsFact), new(dLQWriterFact),
 			new(effectsFact), new(classifierFact), new(retryableVarFact),
-			new(cfgs.NoReturnFact), new(handlerFact), new(middlewareFact), new(handlerCandidateFact),
+			new(cfgs.NoReturnFact), new(handlerFact), new(middlewareFact),
 			new(carrierTypesFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {

@@ -53,7 +53,6 @@ func (m *Model) exportFacts(pass *analysis.Pass) {
 	m.exportDLQFacts(pass)
 	m.exportHandlerFacts(pass)
 	m.exportMiddlewareFacts(pass)
-	m.exportHandlerCandidateFacts(pass)
 	m.exportEffectsFacts(pass)
 	m.exportClassifierFacts(pass)
 }
@@ -69,20 +68,6 @@ func (m *Model) exportDLQFacts(pass *analysis.Pass) {
 func (m *Model) exportClassifierFacts(pass *analysis.Pass) {
 	for _, fn := range sortedKeys(m.tr.Classifiers()) {
 		pass.ExportObjectFact(fn, &classifierFact{Kind: m.tr.Classifiers()[fn]})
-	}
-}
-
-func (m *Model) exportHandlerCandidateFacts(pass *analysis.Pass) {
-	for _, fn := range sortedKeys(m.paths.Candidates()) {
-		f := &handlerCandidateFact{}
-		for _, r := range m.paths.Candidates()[fn] {
-			if line, col, ok := m.Offset(fn, r.Pos); ok {
-				f.Returns = append(f.Returns, CandidateReturn{Line: line, Col: col, Err: r.Err, Producer: r.Producer})
-			}
-		}
-		if len(f.Returns) > 0 {
-			pass.ExportObjectFact(fn, f)
-		}
 	}
 }
 

@@ -146,27 +146,6 @@ func (f *middlewareFact) String() string {
 	return "wraps handler param " + joinInts(f.Params)
 }
 
-// handlerCandidateFact marks a function that returns nil in the error
-// branch of a retryable producer's error, unclassified: a defect if a
-// caller Acks when it returns nil.
-type handlerCandidateFact struct {
-	Returns []CandidateReturn
-}
-
-// CandidateReturn is one such return: where it is (relative to the
-// function's declaration, like Effect's), the error and its producer.
-type CandidateReturn struct {
-	Line, Col int
-	Err       string
-	Producer  string
-}
-
-func (*handlerCandidateFact) AFact() {}
-
-func (*handlerCandidateFact) String() string {
-	return "drops a retryable error if a caller acks on nil"
-}
-
 // carrierTypesFact is a package fact: the package declares types with the
 // carrier method (RetryDelay). A package that imports one may hold a
 // retry carrier in its errors. (Each package names its own, once: asking

@@ -28,7 +28,6 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		handlers: handlers.Imported{
 			Handlers:   make(map[*types.Func]handlers.Registration),
 			Middleware: make(map[*types.Func][]int),
-			Candidates: make(map[*types.Func][]handlers.Candidate),
 		},
 	}
 	for _, of := range pass.AllObjectFacts() {
@@ -59,12 +58,6 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			imp.handlers.Handlers[fn] = handlers.Registration{Params: f.Params, Line: f.Line, Col: f.Col, File: f.File, Payload: f.Payload, OnError: f.OnError}
 		case *middlewareFact:
 			imp.handlers.Middleware[fn] = f.Params
-		case *handlerCandidateFact:
-			var rets []handlers.Candidate
-			for _, r := range f.Returns {
-				rets = append(rets, handlers.Candidate(r))
-			}
-			imp.handlers.Candidates[fn] = rets
 		}
 	}
 	return imp

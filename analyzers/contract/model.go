@@ -299,3 +299,7 @@ type importedFacts struct {
 	noReturn    map[*types.Func]bool
 	handlers    handlers.Imported
 }
+
+// ForeignHandler is a function of another package registered here with a
+// bus that Acks on nil (handlers.ForeignHandler).
+type ForeignHandler = handlers.ForeignHandler

@@ -1,17 +1,16 @@
 package dlqunchecked
 
 import (
-	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
+	"github.com/retrylint/retrylint/analyzers/internal/foreign"
 	"github.com/retrylint/retrylint/analyzers/internal/ordering"
 )
 
@@ -38,69 +37,60 @@ func New(model *analysis.Analyzer) *analysis.Analyzer {
 // LostWriteFact marks a function whose `return nil` would lose a DLQ
 // write if a caller Acked on nil: the package that declares a handler
 // cannot know it is one; the package that registers it with such a bus
-// reports the returns. Positions are relative to the declaration
-// (contract.Model.Site); messages name the caller as
-// ordering.CallerPlaceholder.
-type LostWriteFact struct {
-	Returns []LostWrite
-}
+// reports the returns, at the registration (analyzers/internal/foreign).
+type LostWriteFact = foreign.Fact[LostWrite]
 
-// LostWrite is one such return.
+// LostWrite is one such return: the defect's kind, the DLQ write (its
+// callee as written, "" for a function literal) and the message's
+// delayed-retry method, with places relative to the function's
+// declaration (foreign.Place). Unconfirmed and ConfirmFix are the model's
+// account of an unconfirmed write (contract.DLQWrite): why its success
+// cannot be known, and how to know.
 type LostWrite struct {
-	Line, Col           int
-	Message             string
-	WriteLine, WriteCol int
+	At                      foreign.Place
+	Kind                    ordering.Kind
+	Write                   string
+	WriteAt                 foreign.Place
+	Retry                   string
+	Unconfirmed, ConfirmFix string
 }
 
-func (*LostWriteFact) AFact() {}
-func (*LostWriteFact) String() string {
-	return "loses a DLQ write if a caller acks on nil"
-}
+// Return is where the return is.
+func (r LostWrite) Return() foreign.Place { return r.At }
+
+// Summary is LostWriteFact's String.
+func (LostWrite) Summary() string { return "loses a DLQ write if a caller acks on nil" }
 
 func exportCandidates(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
-	for d, diags := range ordering.Candidates(pass, m, at, spec) {
+	for d, cands := range ordering.Candidates(pass, m, at, spec) {
 		fn, ok := pass.TypesInfo.Defs[d.Name].(*types.Func)
 		if !ok {
 			continue
 		}
-		var f LostWriteFact
-		for _, dg := range diags {
-			line, col, ok := m.Offset(fn, dg.Pos)
-			if !ok || len(dg.Related) == 0 {
+		var rows []LostWrite
+		for _, c := range cands {
+			ret, ok := foreign.At(m, fn, c.Return.Pos())
+			w, wok := foreign.At(m, fn, c.Write.Call.Pos())
+			if !ok || !wok {
 				continue
 			}
-			wl, wc, ok := m.Offset(fn, dg.Related[0].Pos)
-			if !ok {
-				continue
-			}
-			f.Returns = append(f.Returns, LostWrite{Line: line, Col: col, Message: dg.Message, WriteLine: wl, WriteCol: wc})
+			rows = append(rows, LostWrite{At: ret, Kind: c.Kind, Write: c.Write.Name, WriteAt: w, Retry: c.Retry,
+				Unconfirmed: c.Write.Unconfirmed, ConfirmFix: c.Write.ConfirmFix})
 		}
-		if len(f.Returns) > 0 {
-			slices.SortFunc(f.Returns, func(a, b LostWrite) int { return cmp.Compare(a.Line, b.Line) })
-			pass.ExportObjectFact(fn, &f)
-		}
+		foreign.Export(pass, fn, rows)
 	}
 }
 
-// reportForeign reports the returns of handlers declared in another
-// package and registered here with a bus that Acks on nil.
+// reportForeign reports, at the registration, the returns of handlers
+// declared in another package and registered here with a bus that Acks on
+// nil.
 func reportForeign(pass *analysis.Pass, m *contract.Model, at *token.Pos) {
-	for _, fh := range m.Handlers().ForeignHandlers() {
-		var f LostWriteFact
-		if !pass.ImportObjectFact(fh.Fn, &f) {
-			continue
-		}
-		*at = fh.Call.Pos()
-		for _, r := range f.Returns {
-			pos := m.Settle().SiteIn(fh.Fn, r.Line, r.Col)
-			d := analysis.Diagnostic{
-				Pos: pos, End: pos,
-				Message: strings.ReplaceAll(r.Message, ordering.CallerPlaceholder, fh.Caller),
-				Related: fh.Related(analysis.RelatedInformation{Pos: m.Settle().SiteIn(fh.Fn, r.WriteLine, r.WriteCol), Message: "the DLQ write"}),
-			}
-			m.Report(pass, d)
-		}
-	}
+	foreign.Report(pass, m, at, func(f foreign.Finding[LostWrite]) (string, []analysis.RelatedInformation) {
+		r := f.Row
+		subject := "handler " + f.Name + " returning nil (" + f.Handler.Caller + " then Acks the message)"
+		return spec.Message(r.Kind, subject, r.Write, r.Retry, r.Unconfirmed, r.ConfirmFix),
+			[]analysis.RelatedInformation{{Pos: f.Pos(r.WriteAt), Message: "the DLQ write"}}
+	})
 }
 
 // spec orders Acks against DLQ writes.

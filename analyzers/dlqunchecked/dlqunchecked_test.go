@@ -15,6 +15,7 @@ var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages
 	"dlqunchecked/v3/kvstore",
 	"dlqunchecked/v3/unconfirmed",
 	"dlqunchecked/redelivery",
+	"dlqunchecked/foreign/park", "dlqunchecked/foreign/bus", "dlqunchecked/foreign/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -38,6 +39,23 @@ func TestAcrossPackages(t *testing.T) {
 func TestHandlers(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "dlqunchecked/handlers")
+}
+
+// TestForeignHandlerFacts: functions that could be handlers registered
+// elsewhere carry the returns that would lose a DLQ write as facts.
+func TestForeignHandlerFacts(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/foreign/park")
+}
+
+// TestForeignHandlers: the package that registers park's handlers with a
+// bus that Acks on nil reports what their facts record at the
+// registration, with the return and the DLQ write as related locations;
+// the look-alikes stay quiet.
+func TestForeignHandlers(t *testing.T) {
+	t.Parallel()
+	results := batch.Run(t, "dlqunchecked/foreign/app")
+	checktest.CheckForeign(t, results, "park.go", "the DLQ write")
 }
 
 // TestContractV3Writes runs the check over the DLQ writes of contract

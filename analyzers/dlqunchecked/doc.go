@@ -18,8 +18,11 @@
 // message it is given: `defer ackQuietly(msg)` is a deferred Ack, so
 // deferred after a deferred DLQ write it runs first), or a handler's `return nil` when its bus Acks on nil; a handler declared
 // in another package than the one registering it is reported through its
-// package's LostWriteFact, at the return, with the registration as a
-// related location):
+// package's LostWriteFact at the registration call, one diagnostic per
+// return, naming the handler function ((*park.Service).HandleParked) and
+// the bus, with the return, the DLQ write, the registration and the bus's
+// Ack as related locations: the report is the registering package's, in
+// its file, where gopls and analysistest see it):
 //
 //   - from which a DLQ write of the same message is reachable in the
 //     function's control-flow graph (a deferred DLQ write runs after the

@@ -33,9 +33,13 @@
 // is an Ack by the bus that called it, reported at the return. A handler
 // declared in one package and registered in another is known as one only
 // where it is registered: its package exports the returns as a fact
-// (DecodeDropFact, on every function with a message parameter and an
-// error result), and the registering package reports them, with the
-// registration as a related location.
+// (DecodeDropFact, on every exported function with a message parameter
+// and an error result), and the registering package reports them at the
+// registration call, one diagnostic per return, naming the handler
+// function (orders.HandleCreated) and the bus, with the return, the
+// decode, the registration and the bus's Ack as related locations: the
+// report is the registering package's, in its file, where gopls and
+// analysistest see it.
 //
 // A handler's []byte (or reader) parameter is the payload when its caller
 // passes it the message's data: a bus calling its handler parameter with

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
+	"github.com/retrylint/retrylint/analyzers/internal/foreign"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -87,23 +88,23 @@ func (c *checker) run() {
 // DecodeDropFact marks a function that returns nil on a payload decode's
 // failure: a defect if it is a handler whose nil result its caller Acks.
 // The package that declares the function cannot know it is one; the
-// package that registers it with such a bus reports the returns.
-type DecodeDropFact struct {
-	Returns []DecodeDrop
-}
+// package that registers it with such a bus reports the returns, at the
+// registration (analyzers/internal/foreign).
+type DecodeDropFact = foreign.Fact[DecodeDrop]
 
-// DecodeDrop is one such return and its decode, placed relative to the
-// function's declaration (contract.Model.Site).
+// DecodeDrop is one such return and its decode (the callee as written),
+// placed relative to the function's declaration (foreign.Place).
 type DecodeDrop struct {
-	Line, Col             int
-	Decode                string
-	DecodeLine, DecodeCol int
+	At       foreign.Place
+	Decode   string
+	DecodeAt foreign.Place
 }
 
-func (*DecodeDropFact) AFact() {}
-func (*DecodeDropFact) String() string {
-	return "drops an undecodable payload if a caller acks on nil"
-}
+// Return is where the return is.
+func (r DecodeDrop) Return() foreign.Place { return r.At }
+
+// Summary is DecodeDropFact's String.
+func (DecodeDrop) Summary() string { return "drops an undecodable payload if a caller acks on nil" }
 
 // exportDecodeDrops exports a DecodeDropFact for each function of the
 // package that could be a handler registered elsewhere.
@@ -114,48 +115,34 @@ func (c *checker) exportDecodeDrops() {
 			continue
 		}
 		*c.at = d.Pos()
-		var f DecodeDropFact
+		var rows []DecodeDrop
 		c.decodeFailures(d.Body, func(dec contract.Decode, branch *ast.BlockStmt) {
 			if c.branchWrites(branch) {
 				return
 			}
-			dl, dc, ok := c.m.Offset(fn, dec.Call.Pos())
+			decAt, ok := foreign.At(c.m, fn, dec.Call.Pos())
 			if !ok {
 				return
 			}
 			for _, ret := range c.m.Handlers().NilReturns(branch) {
-				if l, col, ok := c.m.Offset(fn, ret.Pos()); ok {
-					f.Returns = append(f.Returns, DecodeDrop{Line: l, Col: col, Decode: dec.Name, DecodeLine: dl, DecodeCol: dc})
+				if at, ok := foreign.At(c.m, fn, ret.Pos()); ok {
+					rows = append(rows, DecodeDrop{At: at, Decode: dec.Name, DecodeAt: decAt})
 				}
 			}
 		})
-		if len(f.Returns) > 0 {
-			c.pass.ExportObjectFact(fn, &f)
-		}
+		foreign.Export(c.pass, fn, rows)
 	}
 }
 
-// checkForeignHandlers reports the decode-failure returns of handlers
-// declared in another package and registered here with a bus that Acks
-// when they return nil.
+// checkForeignHandlers reports, at the registration, the decode-failure
+// returns of handlers declared in another package and registered here
+// with a bus that Acks when they return nil.
 func (c *checker) checkForeignHandlers() {
-	for _, fh := range c.m.Handlers().ForeignHandlers() {
-		var f DecodeDropFact
-		if !c.pass.ImportObjectFact(fh.Fn, &f) {
-			continue
-		}
-		*c.at = fh.Call.Pos()
-		for _, r := range f.Returns {
-			pos := c.m.Settle().SiteIn(fh.Fn, r.Line, r.Col)
-			d := analysis.Diagnostic{
-				Pos: pos, End: pos,
-				Message: fmt.Sprintf("returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
-					"return the decode error (or dead-letter it and check the write)", r.Decode, fh.Caller),
-				Related: fh.Related(analysis.RelatedInformation{Pos: c.m.Settle().SiteIn(fh.Fn, r.DecodeLine, r.DecodeCol), Message: "the decode"}),
-			}
-			c.m.Report(c.pass, d)
-		}
-	}
+	foreign.Report(c.pass, c.m, c.at, func(f foreign.Finding[DecodeDrop]) (string, []analysis.RelatedInformation) {
+		return fmt.Sprintf("handler %s returning nil on the decode failure of %s makes %s Ack the message: the undecodable payload disappears as if it were handled; "+
+				"return the decode error (or dead-letter it and check the write)", f.Name, f.Row.Decode, f.Handler.Caller),
+			[]analysis.RelatedInformation{{Pos: f.Pos(f.Row.DecodeAt), Message: "the decode"}}
+	})
 }
 
 // decodeFailures calls f for each decode-failure branch of body, outside

@@ -16,7 +16,7 @@ import (
 var batch = checktest.NewBatch(poisonack.Analyzer, checktest.StandardPackages("poisonack",
 	"poisonack/crosspkg/worker", "poisonack/nodlq",
 	"poisonack/handlers",
-	"poisonack/foreign/orders",
+	"poisonack/foreign/orders", "poisonack/foreign/bus", "poisonack/foreign/app",
 	"poisonack/decoders",
 	"poisonack/redelivery",
 	"poisonack/helpers/app",
@@ -54,13 +54,20 @@ func TestPayloadFacts(t *testing.T) {
 }
 
 // TestForeignHandlerFacts: functions that could be handlers registered
-// elsewhere carry their decode-failure returns as facts. (The report, at
-// the return in the declaring package's file, comes from the registering
-// package's pass, which analysistest cannot match to a file of another
-// package: cmd/retrylint's TestForeignHandler checks it.)
+// elsewhere carry their decode-failure returns as facts.
 func TestForeignHandlerFacts(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "poisonack/foreign/orders")
+}
+
+// TestForeignHandlers: the package that registers orders' handlers with
+// a bus that Acks on nil reports their decode-failure returns at the
+// registration, with the return and the decode as related locations; the
+// look-alikes stay quiet.
+func TestForeignHandlers(t *testing.T) {
+	t.Parallel()
+	results := batch.Run(t, "poisonack/foreign/app")
+	checktest.CheckForeign(t, results, "orders.go", "the decode")
 }
 
 // TestDecoderTable runs the check over the decoders of the contract's

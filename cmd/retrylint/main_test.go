@@ -545,11 +545,13 @@ func Run(ctx context.Context, h func(context.Context) error) {
 
 // TestForeignHandler checks a handler declared in one package and
 // registered in another (cmd/app wires svc.HandleOrder into bus.Subscribe):
-// the return that drops the retryable error is reported where it is, with
-// the registration and the bus's Ack as related locations; so is
+// the return that drops the retryable error is reported at the
+// registration, in the registering package, naming the handler, with the
+// handler's return, the registration and the bus's Ack as related
+// locations; so are poisonack's and dlqunchecked's returns, and
 // ackpermanent's Ack of a permanent failure (svc.HandlePermanent), while
-// svc.HandlePermanentFine, which decides with errors.Is, stays quiet. So is a typed
-// handler (svc.HandleTyped takes the decoded payload, not the message)
+// svc.HandlePermanentFine, which decides with errors.Is, stays quiet. So
+// is a typed handler (svc.HandleTyped takes the decoded payload, not the message)
 // registered through the generic bus.JSON; svc.Refresh, of the same shape
 // but registered nowhere, stays quiet.
 func TestForeignHandler(t *testing.T) {
@@ -559,26 +561,57 @@ func TestForeignHandler(t *testing.T) {
 	if r.code != 3 {
 		t.Fatalf("exit status %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	want := "svc/decode.go:15:3: poisonack: returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message: the undecodable payload disappears as if it were handled; return the decode error (or dead-letter it and check the write)\n" +
+	want := "cmd/app/main.go:10:9: ackretryable: retryable error err from reserve is dropped by handler (*svc.Service).HandleOrder: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
+		"\tsvc/svc.go:20:3: the handler returns nil here\n" +
+		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
+		"cmd/app/main.go:12:9: poisonack: handler (*svc.Service).HandleDecoded returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message: the undecodable payload disappears as if it were handled; return the decode error (or dead-letter it and check the write)\n" +
+		"\tsvc/decode.go:15:3: the handler returns nil here\n" +
 		"\tsvc/decode.go:14:12: the decode\n" +
 		"\tcmd/app/main.go:12:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
-		"svc/park.go:16:2: dlqunchecked: returning nil (bus.Subscribe then Acks the message) on the failure path of the DLQ write s.writeDLQ loses the message and its evidence: on failure NakWithDelay and return instead of acking\n" +
+		"cmd/app/main.go:14:9: dlqunchecked: handler (*svc.Service).HandleParked returning nil (bus.Subscribe then Acks the message) on the failure path of the DLQ write s.writeDLQ loses the message and its evidence: on failure NakWithDelay and return instead of acking\n" +
+		"\tsvc/park.go:16:2: the handler returns nil here\n" +
 		"\tsvc/park.go:13:12: the DLQ write\n" +
 		"\tcmd/app/main.go:14:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
-		"svc/permanent.go:22:3: ackpermanent: returning nil (bus.Subscribe then Acks the message) after err was classified as a permanent failure drops the message without evidence, though its package dead-letters elsewhere: write it to the DLQ, check the write, then Term it\n" +
+		"cmd/app/main.go:16:9: ackretryable: retryable error err from reserve is dropped by handler (*svc.Service).HandleTyped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
+		"\tsvc/typed.go:15:3: the handler returns nil here\n" +
+		"\tcmd/app/main.go:16:9: registered as a handler here\n" +
+		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
+		"cmd/app/main.go:18:9: ackpermanent: handler (*svc.Service).HandlePermanent returning nil (bus.Subscribe then Acks the message) after err was classified as a permanent failure drops the message without evidence, though its package dead-letters elsewhere: write it to the DLQ, check the write, then Term it\n" +
+		"\tsvc/permanent.go:22:3: the handler returns nil here\n" +
 		"\tsvc/permanent.go:18:6: classified as having no retry intent here\n" +
 		"\tcmd/app/main.go:18:9: registered as a handler here\n" +
-		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
-		"svc/svc.go:20:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
-		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
-		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
-		"svc/typed.go:15:3: ackretryable: retryable error err from reserve is dropped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
-		"\tcmd/app/main.go:16:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n"
 	if r.stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+}
+
+// TestForeignHandlerVet: under go vet, where facts travel gob-encoded
+// between separate processes (one per package), the foreign handlers'
+// facts (one generic fact type per check) arrive, and the findings are
+// the CLI's, at the registrations.
+func TestForeignHandlerVet(t *testing.T) {
+	t.Parallel()
+	dir := foreignModule(t)
+	cli := runEnv(t, dir, foreignEnv, "./...")
+	cmd := exec.Command("go", "vet", "-vettool="+binary, "./...")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), foreignEnv...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil {
+		t.Fatalf("go vet exited 0 on handlers with findings:\n%s", stderr.String())
+	}
+	want, got := findings(cli.stdout), findings(stderr.String())
+	if len(want) != 5 || !slices.Equal(got, want) {
+		t.Errorf("go vet findings differ from the CLI's\nvet:\n%s\ncli:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range got {
+		if !strings.HasPrefix(f, "cmd/app/main.go:") {
+			t.Errorf("vet finding %q is not at a registration in cmd/app", f)
+		}
 	}
 }
 

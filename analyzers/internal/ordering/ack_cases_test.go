@@ -129,7 +129,7 @@ func (c *C) Handle(ctx context.Context, d Delivery) error {
 	_ = c.publishDLQ(ctx, d)
 	return nil
 }
-`, want: []string{"candidate UncheckedWrite: returning nil (\x00caller\x00 then Acks the message), c.publishDLQ @ return nil"}},
+`, want: []string{"candidate UncheckedWrite: returning nil (the bus then Acks the message), c.publishDLQ @ return nil"}},
 		{name: "candidate: its return nil first settling on a path, not its Ack", check: ackCheck, src: `
 func (c *C) Handle(ctx context.Context, d Delivery) error {
 	_ = c.publishDLQ(ctx, d)
@@ -141,7 +141,7 @@ func (c *C) Handle(ctx context.Context, d Delivery) error {
 }
 `, want: []string{
 			"UncheckedWrite: Ack, c.publishDLQ @ d.Ack()",
-			"candidate UncheckedWrite: returning nil (\x00caller\x00 then Acks the message), c.publishDLQ @ return (nil)",
+			"candidate UncheckedWrite: returning nil (the bus then Acks the message), c.publishDLQ @ return (nil)",
 		}},
 		{name: "candidate: unexported, not one", check: ackCheck, src: `
 func (c *C) handle(ctx context.Context, d Delivery) error {

@@ -258,22 +258,31 @@ func (c *checker) report() {
 	}
 }
 
-// CallerPlaceholder stands for the registering bus in the messages
-// Candidates returns: the declaring package does not know it.
-const CallerPlaceholder = "\x00caller\x00"
+// Candidate is what a check would report at a `return nil` of a function
+// that could be a handler registered in another package, if its caller
+// Acked on nil: the declaring package does not know the caller, so it
+// keeps the finding as data (the kind, the return, the DLQ write and the
+// message's delayed-retry method) and the registering package renders it
+// (Spec.Message).
+type Candidate struct {
+	Kind   Kind
+	Return *ast.ReturnStmt
+	Write  *contract.DLQWrite
+	Retry  string // the message's delayed-retry method (NakWithDelay)
+}
 
 // Candidates returns, for each function of the package that could be a
 // handler registered in another package (contract.Model.HandlerCandidates),
-// what the check would report at its `return nil`s if its caller Acked on
-// nil. The messages name the caller as CallerPlaceholder.
-func Candidates(pass *analysis.Pass, m *contract.Model, at *token.Pos, spec *Spec) map[*ast.FuncDecl][]analysis.Diagnostic {
-	out := make(map[*ast.FuncDecl][]analysis.Diagnostic)
+// the findings the check would report at its `return nil`s if its caller
+// Acked on nil, in source order.
+func Candidates(pass *analysis.Pass, m *contract.Model, at *token.Pos, spec *Spec) map[*ast.FuncDecl][]Candidate {
+	out := make(map[*ast.FuncDecl][]Candidate)
 	if pass.TypesInfo == nil || !spec.HandlerReturns {
 		return out
 	}
 	for _, d := range m.Handlers().HandlerCandidates() {
 		c := &checker{pass: pass, m: m, at: at, spec: spec, findings: make(map[ast.Node]*finding)}
-		c.pretend = &contract.Handler{Caller: CallerPlaceholder}
+		c.pretend = &contract.Handler{}
 		for _, v := range m.ParamsOf(d.Type) {
 			if v != nil && m.Messages().IsMessage(v.Type()) {
 				c.pretend.Msgs = append(c.pretend.Msgs, v)
@@ -281,17 +290,32 @@ func Candidates(pass *analysis.Pass, m *contract.Model, at *token.Pos, spec *Spe
 		}
 		*at = d.Pos()
 		c.checkFunc(d.Body)
-		diags := c.diagnostics(func(f *finding) bool { return f.settle.ret != nil && f.settle.deferred == nil })
-		if len(diags) > 0 {
-			out[d] = diags
+		for _, f := range c.sorted(func(f *finding) bool { return f.settle.ret != nil && f.settle.deferred == nil }) {
+			out[d] = append(out[d], Candidate{Kind: f.kind, Return: f.settle.ret, Write: f.write.write, Retry: m.Messages().DelayedRetry(f.settle.settle.Msg)})
 		}
 	}
 	return out
 }
 
-// diagnostics builds the diagnostics of the findings keep accepts, in
-// source order.
-func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
+// Message renders a finding of kind with the spec's Formats: subject is
+// the settlement ("d.Ack", "returning nil (bus.Subscribe then Acks the
+// message)"), write the DLQ write's callee as written ("" for a function
+// literal), retry the delayed-retry method; unconfirmed and fix say why an
+// Unconfirmed write cannot be known to have succeeded and how to know.
+func (s *Spec) Message(kind Kind, subject, write, retry, unconfirmed, fix string) string {
+	w := " " + write
+	if write == "" {
+		w = " in a function literal"
+	}
+	args := []any{subject, w, retry}
+	if kind == Unconfirmed {
+		args = append(args, unconfirmed, fix)
+	}
+	return fmt.Sprintf(s.Formats[kind], args...)
+}
+
+// sorted returns the findings keep accepts, in source order.
+func (c *checker) sorted(keep func(*finding) bool) []*finding {
 	var fs []*finding
 	for _, f := range c.findings {
 		if keep(f) {
@@ -299,8 +323,14 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 		}
 	}
 	sort.Slice(fs, func(i, j int) bool { return fs[i].settle.syntax().Pos() < fs[j].settle.syntax().Pos() })
+	return fs
+}
+
+// diagnostics builds the diagnostics of the findings keep accepts, in
+// source order.
+func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 	var out []analysis.Diagnostic
-	for _, f := range fs {
+	for _, f := range c.sorted(keep) {
 		t, w := f.settle.settle, f.write.write
 		verb := c.spec.Verb
 		subject, inner := t.Name, "the "+verb+" inside "+t.Name
@@ -314,19 +344,11 @@ func (c *checker) diagnostics(keep func(*finding) bool) []analysis.Diagnostic {
 		case t.Helper:
 			subject = "call to " + t.Name + " may " + verb + " the message"
 		}
-		write := " " + w.Name
-		if w.Name == "" {
-			write = " in a function literal"
-		}
 		at := f.settle.syntax()
-		args := []any{subject, write, c.m.Messages().DelayedRetry(t.Msg)}
-		if f.kind == Unconfirmed {
-			args = append(args, w.Unconfirmed, w.ConfirmFix)
-		}
 		d := analysis.Diagnostic{
 			Pos:     at.Pos(),
 			End:     at.End(),
-			Message: fmt.Sprintf(c.spec.Formats[f.kind], args...),
+			Message: c.spec.Message(f.kind, subject, w.Name, c.m.Messages().DelayedRetry(t.Msg), w.Unconfirmed, w.ConfirmFix),
 			Related: []analysis.RelatedInformation{{
 				Pos: w.Call.Pos(), End: w.Call.End(), Message: "the DLQ write",
 			}},

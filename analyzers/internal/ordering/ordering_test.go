@@ -55,7 +55,8 @@ var ackSpec = &ordering.Spec{
 }
 
 // newCheck returns a check that runs ordering over spec and, when
-// candidates is set, also reports what ordering.Candidates returns, each
+// candidates is set, also reports what ordering.Candidates returns at
+// each return, rendered with spec.Message for a bus named "the bus", each
 // message prefixed with "candidate ".
 func newCheck(name string, spec *ordering.Spec, candidates bool) *analysis.Analyzer {
 	return checks.New(contract.Analyzer, checks.Spec{
@@ -66,10 +67,10 @@ func newCheck(name string, spec *ordering.Spec, candidates bool) *analysis.Analy
 			if !candidates {
 				return
 			}
-			for _, diags := range ordering.Candidates(pass, m, at, spec) {
-				for _, d := range diags {
-					d.Message = "candidate " + d.Message
-					pass.Report(d)
+			for _, cands := range ordering.Candidates(pass, m, at, spec) {
+				for _, c := range cands {
+					msg := spec.Message(c.Kind, "returning nil (the bus then Acks the message)", c.Write.Name, c.Retry, c.Write.Unconfirmed, c.Write.ConfirmFix)
+					pass.Report(analysis.Diagnostic{Pos: c.Return.Pos(), End: c.Return.End(), Message: "candidate " + msg})
 				}
 			}
 		},

@@ -12,10 +12,12 @@ import (
 // Handlers registered in another package. Facts flow only to importers, so
 // a handler declared in package svc and registered in cmd/main is not
 // known to be a handler while svc is analyzed. Instead, each function that
-// could be a handler (a message parameter, an error result) carries the
-// returns that would drop a retryable error if its nil result were an Ack
-// (HandlerCandidateFact); the package that registers it with a bus that
-// Acks on nil reports them, at the returns themselves.
+// could be a handler (a message parameter, an error result; or a typed
+// handler's shape) carries, in a fact of each check, the returns that
+// would be a defect if its nil result were an Ack; the package that
+// registers it with a bus that Acks on nil (ForeignHandlers) reports them
+// at the registration (analyzers/internal/foreign). This stage finds the
+// candidates and the registrations; it exports nothing of them.
 
 // IsCandidate reports whether d could be a handler: it returns an
 // error last and takes a message.
@@ -69,14 +71,9 @@ func (m *Result) foreignHandler(arg ast.Expr, call *ast.CallExpr, caller string,
 	if !ok || fn.Pkg() == m.pkg || fn.Pkg() == nil {
 		return
 	}
-	// Every registration is kept: checks other than ackretryable read
-	// facts of their own about the handler (poisonack's decode failures).
+	// Every registration is kept: each check reads facts of its own about
+	// the handler (analyzers/internal/foreign).
 	h := ForeignHandler{Fn: fn.Origin(), Call: call, Caller: caller, Ack: ack}
-	if rets := m.imported.Candidates[fn.Origin()]; rets != nil {
-		for _, r := range rets {
-			h.Returns = append(h.Returns, ForeignReturn{Pos: m.set.SiteIn(fn.Origin(), r.Line, r.Col), Err: r.Err, Producer: r.Producer})
-		}
-	}
 	m.foreign = append(m.foreign, h)
 }
 
@@ -88,6 +85,20 @@ func (m *Result) HandlerCandidates() []*ast.FuncDecl {
 	var out []*ast.FuncDecl
 	for _, d := range m.decls {
 		if d.Name.IsExported() && m.handlers[d.Body] == nil && IsCandidate(m.info, m.msgs, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ExportedCandidates returns the exported function declarations of the
+// package that could be handlers (IsCandidate) or typed handlers
+// (IsTypedCandidate) registered in another package, handlers here or not,
+// in source order: the bodies the paths stage solves for that purpose.
+func (m *Result) ExportedCandidates() []*ast.FuncDecl {
+	var out []*ast.FuncDecl
+	for _, d := range m.decls {
+		if d.Name.IsExported() && (IsCandidate(m.info, m.msgs, d) || IsTypedCandidate(m.info, m.msgs, d)) {
 			out = append(out, d)
 		}
 	}

@@ -30,14 +30,13 @@ type Decode struct {
 }
 
 // ForeignHandler is a function of another package passed here to a bus
-// that Acks when it returns nil, with the returns that drop a retryable
-// error.
+// that Acks when it returns nil. What it would drop, its package's facts
+// say: each check's own (analyzers/internal/foreign).
 type ForeignHandler struct {
-	Fn      *types.Func
-	Call    *ast.CallExpr // the registration
-	Caller  string
-	Ack     token.Pos
-	Returns []ForeignReturn
+	Fn     *types.Func
+	Call   *ast.CallExpr // the registration
+	Caller string        // the bus as written: bus.Subscribe
+	Ack    token.Pos     // the bus's Ack, when known
 }
 
 // Related returns the related locations every report on the handler
@@ -49,13 +48,6 @@ func (h ForeignHandler) Related(first ...analysis.RelatedInformation) []analysis
 		out = append(out, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
 	}
 	return out
-}
-
-// ForeignReturn is a return of a ForeignHandler, placed in its file.
-type ForeignReturn struct {
-	Pos      token.Pos
-	Err      string
-	Producer string
 }
 
 // ForeignHandlers returns the handlers of other packages registered here.
@@ -74,19 +66,10 @@ type Registration struct {
 	OnError profile.Settlement
 }
 
-// Candidate is a return of a candidate handler of another package that
-// drops a retryable error (HandlerCandidateFact), placed like Effect's.
-type Candidate struct {
-	Line, Col int
-	Err       string
-	Producer  string
-}
-
 // Imported is what the facts of the dependencies say about handlers.
 type Imported struct {
 	Handlers   map[*types.Func]Registration // HandlerFact
 	Middleware map[*types.Func][]int        // MiddlewareFact
-	Candidates map[*types.Func][]Candidate  // HandlerCandidateFact
 }
 
 // Inputs are what Build reads.

@@ -2,9 +2,8 @@
 // transient paths of the bodies the checks judge (those that hold an ack
 // call, a Term, a helper settlement, pass a retryable error on, or are
 // handlers or candidate handlers), decides when each effect of the
-// package's helpers happens (its condition, from the solved paths), lists
-// the bodies by what they hold, and the candidate handlers' returns that
-// drop a retryable error. It reads every earlier stage.
+// package's helpers happens (its condition, from the solved paths), and
+// lists the bodies by what they hold. It reads every earlier stage.
 package paths
 
 import (
@@ -21,7 +20,6 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
-	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -62,16 +60,14 @@ type Result struct {
 	ackCalls []*BodyAckCalls                          // the package's ack calls, by body, in source order
 	// the bodies by what they hold, in source order
 	ackBodies, termBodies, deferredAckBodies []*ast.BlockStmt
-	helperSettles                            []*BodyHelperSettles                     // calls of helpers whose effects have a known condition
-	conds                                    map[*types.Func][]settle.EffectCond      // when each effect of set.Effects happens
-	candidates                               map[*types.Func][]handlers.ForeignReturn // candidate handlers' returns that drop a retryable error
+	helperSettles                            []*BodyHelperSettles                // calls of helpers whose effects have a known condition
+	conds                                    map[*types.Func][]settle.EffectCond // when each effect of set.Effects happens
 }
 
 // Build solves, in this order: the paths of the bodies that hold an ack
 // call, a Term or a retryable error passed on, and of handlers and
 // candidate handlers; the effects' conditions, from those paths; the
-// helper settlements whose condition is known, and their bodies' paths;
-// the candidate handlers' returns.
+// helper settlements whose condition is known, and their bodies' paths.
 func Build(in Inputs) *Result {
 	m := &Result{info: in.Info, mayRetry: in.MayRetry, syn: in.Syn, msgs: in.Msgs, prod: in.Prod, set: in.Set,
 		hd: in.Hd, tr: in.Tr, graphs: in.Graphs, defs: in.Defs, decls: in.Decls}
@@ -81,7 +77,6 @@ func Build(in Inputs) *Result {
 	m.solvePaths()
 	m.inferEffectConds(in.Decls)
 	m.indexHelperSettles()
-	m.inferHandlerCandidates(in.Decls)
 	return m
 }
 
@@ -98,10 +93,6 @@ func (m *Result) eachCall(f func(call *ast.CallExpr, body *ast.BlockStmt)) {
 // Conds returns the conditions of the effects of the package's helpers,
 // in the order of settle's Effects.
 func (m *Result) Conds() map[*types.Func][]settle.EffectCond { return m.conds }
-
-// Candidates returns the candidate handlers' returns that drop a
-// retryable error.
-func (m *Result) Candidates() map[*types.Func][]handlers.ForeignReturn { return m.candidates }
 
 // ErrorPaths returns the transient-path analysis of body, the body of a
 // function declaration or literal (nested literals are functions of their
@@ -268,31 +259,3 @@ func (m *Result) passesRetryable(call *ast.CallExpr) bool {
 // transient-path solver did not converge: the checks get no facts there.
 // It is empty on every test package and example; a test keeps it so.
 func (m *Result) Diverged() []token.Pos { return m.diverged }
-
-// inferHandlerCandidates records, for the package's candidate handlers
-// (typed ones included), the nil returns in a retryable producer's error
-// branch. It runs after the transient paths are solved.
-func (m *Result) inferHandlerCandidates(decls []*ast.FuncDecl) {
-	m.candidates = make(map[*types.Func][]handlers.ForeignReturn)
-	for _, d := range decls {
-		if !handlers.IsCandidate(m.info, m.msgs, d) && !handlers.IsTypedCandidate(m.info, m.msgs, d) {
-			continue
-		}
-		paths := m.paths[d.Body]
-		for _, ret := range m.hd.NilReturns(d.Body) {
-			facts, ok := paths.AtReturn(ret)
-			if !ok || facts.ErrorBranch == nil {
-				continue
-			}
-			r := handlers.ForeignReturn{Pos: ret.Pos()}
-			if b := facts.ErrorBranch; b.Err != nil {
-				r.Err = b.Err.Name()
-			}
-			if b := facts.ErrorBranch; b.Producer != nil {
-				r.Producer = goast.CalleeName(b.Producer)
-			}
-			fn := m.info.Defs[d.Name].(*types.Func)
-			m.candidates[fn] = append(m.candidates[fn], r)
-		}
-	}
-}
