@@ -563,26 +563,21 @@ func TestForeignHandler(t *testing.T) {
 	}
 	want := "cmd/app/main.go:10:9: ackretryable: retryable error err from reserve is dropped by handler (*svc.Service).HandleOrder: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
 		"\tsvc/svc.go:20:3: the handler returns nil here\n" +
-		"\tcmd/app/main.go:10:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
 		"cmd/app/main.go:12:9: poisonack: handler (*svc.Service).HandleDecoded returning nil on the decode failure of json.Unmarshal makes bus.Subscribe Ack the message: the undecodable payload disappears as if it were handled; return the decode error (or dead-letter it and check the write)\n" +
 		"\tsvc/decode.go:15:3: the handler returns nil here\n" +
 		"\tsvc/decode.go:14:12: the decode\n" +
-		"\tcmd/app/main.go:12:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
 		"cmd/app/main.go:14:9: dlqunchecked: handler (*svc.Service).HandleParked returning nil (bus.Subscribe then Acks the message) on the failure path of the DLQ write s.writeDLQ loses the message and its evidence: on failure NakWithDelay and return instead of acking\n" +
 		"\tsvc/park.go:16:2: the handler returns nil here\n" +
 		"\tsvc/park.go:13:12: the DLQ write\n" +
-		"\tcmd/app/main.go:14:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
 		"cmd/app/main.go:16:9: ackretryable: retryable error err from reserve is dropped by handler (*svc.Service).HandleTyped: returning nil makes bus.Subscribe Ack the message; return the error (or NakWithDelay its retry delay)\n" +
 		"\tsvc/typed.go:15:3: the handler returns nil here\n" +
-		"\tcmd/app/main.go:16:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n" +
 		"cmd/app/main.go:18:9: ackpermanent: handler (*svc.Service).HandlePermanent returning nil (bus.Subscribe then Acks the message) after err was classified as a permanent failure drops the message without evidence, though its package dead-letters elsewhere: write it to the DLQ, check the write, then Term it\n" +
 		"\tsvc/permanent.go:22:3: the handler returns nil here\n" +
 		"\tsvc/permanent.go:18:6: classified as having no retry intent here\n" +
-		"\tcmd/app/main.go:18:9: registered as a handler here\n" +
 		"\tbus/bus.go:18:7: bus.Subscribe Acks the message here\n"
 	if r.stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)

@@ -25,9 +25,10 @@ package handlers
 // wrapped by middleware (MiddlewareFact), or kept in maps and slices of
 // routes, in the package that declares them; route fields, maps or slices
 // of handlers that a dispatch method looks up (routes.go); //retrylint:handler
-// for the rest. Not yet: registration in another package than the handler's, and
-// buses that decide the settlement through a table (this project's
-// runtime/bus).
+// for the rest. A handler registered in another package than its own is a
+// ForeignHandler of the registering package, judged there through the
+// handler package's facts (analyzers/internal/foreign). Not yet: buses
+// that decide the settlement through a table (this project's runtime/bus).
 
 // Build finds the package's handler parameters (when in.Infer; an
 // invalid //retrylint:handler directive is an error), middleware and

@@ -40,10 +40,10 @@ type ForeignHandler struct {
 }
 
 // Related returns the related locations every report on the handler
-// carries, after those of the finding itself: the registration, and the
-// bus's Ack when known.
+// carries, after those of the finding itself: the bus's Ack when known.
+// (The report stands at the registration: it is not repeated.)
 func (h ForeignHandler) Related(first ...analysis.RelatedInformation) []analysis.RelatedInformation {
-	out := append(first, analysis.RelatedInformation{Pos: h.Call.Pos(), End: h.Call.End(), Message: "registered as a handler here"})
+	out := first
 	if h.Ack.IsValid() {
 		out = append(out, analysis.RelatedInformation{Pos: h.Ack, Message: h.Caller + " Acks the message here"})
 	}
