@@ -6,7 +6,6 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -52,8 +51,8 @@ func (r *redelivery) callee(call *ast.CallExpr) *types.Func {
 // findUnredelivered returns the variables of files whose messages nothing
 // redelivers, messages and their sources both. Test functions are out of
 // scope (a test's core NATS subscription says nothing of how production
-// registers a handler). flow is what scanInScope collected; the
-// fixpoint's rounds go over the part that can mark something, not the
+// registers a handler). flow is what scanInScope collected, the part
+// that can mark something: the fixpoint's rounds go over it, not the
 // files.
 func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl]bool, flow []ast.Node) map[*types.Var]bool {
 	r := &redelivery{m: m, decls: make(map[*types.Func]*ast.FuncDecl), vars: make(map[*types.Var]bool), callees: make(map[*ast.CallExpr]*types.Func)}
@@ -74,20 +73,10 @@ func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl
 			}
 		}
 	}
-	names := r.callNames()
-	var nodes []ast.Node
-	for _, n := range flow {
-		if call, ok := n.(*ast.CallExpr); ok {
-			if name, _ := goast.CalledName(call.Fun); !names[name] {
-				continue // the other calls hand nothing on and read nothing
-			}
-		}
-		nodes = append(nodes, n)
-	}
 	for round := 0; round < maxRedeliveryRounds; round++ {
 		r.changed = false
 		r.reads = make(map[*types.Var][]string)
-		for _, n := range nodes {
+		for _, n := range flow {
 			r.visit(n)
 		}
 		r.readOnce()
@@ -98,12 +87,17 @@ func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl
 	return r.vars
 }
 
-// callNames are the names of the calls visit must see: the subscriptions
-// that hand on messages nothing redelivers (handlers, channels), and the
-// reads and consumes that tell a one-pass reader from one that goes on.
-func (r *redelivery) callNames() map[string]bool {
+// redeliveryCallNames are the names of the calls visit must see: the
+// subscriptions that hand on messages nothing redelivers (handlers,
+// channels), and the reads and consumes that tell a one-pass reader from
+// one that goes on, in profiles' redelivery data.
+func redeliveryCallNames(profiles []*profile.Profile) map[string]bool {
 	names := map[string]bool{"Messages": true}
-	for _, rd := range r.rs {
+	for _, p := range profiles {
+		rd := p.Redelivery
+		if rd == nil {
+			continue
+		}
 		for _, list := range [][]profile.Method{rd.Callbacks, rd.Channels, rd.Optioned} {
 			for _, m := range list {
 				names[m.Name] = true
