@@ -131,7 +131,7 @@ func newIndex(pass *analysis.Pass) *Index {
 				if src == nil && pass.ReadFile != nil {
 					src, _ = pass.ReadFile(name)
 				}
-				line := tf.Line(c.Slash)
+				line := tf.PositionFor(c.Slash, false).Line // of the source, as Match looks it up
 				s.lines[lineKey{name, line}] = append(s.lines[lineKey{name, line}], d)
 				if aloneOnLine(tf, src, c.Slash) {
 					s.lines[lineKey{name, line + 1}] = append(s.lines[lineKey{name, line + 1}], d)
@@ -277,9 +277,13 @@ func aloneOnLine(tf *token.File, src []byte, pos token.Pos) bool {
 // Match returns the directive that silences check's diagnostic at pos,
 // and whether the diagnostic is silenced (a generated file silences it
 // with no directive); nolint tells whether //nolint forms are honoured.
-// A directive of the line wins over a file-ignore directive.
+// A directive of the line wins over a file-ignore directive. Files and
+// lines are those of the source, where newIndex found the directives and
+// the generated files, not those a //line directive maps pos to (the
+// grammar of goyacc's output): staticcheck's code.IsGenerated ignores
+// //line directives too.
 func (s *Index) Match(fset *token.FileSet, pos token.Pos, check string, nolint bool) (*Directive, bool) {
-	p := fset.Position(pos)
+	p := fset.PositionFor(pos, false)
 	if s.generated[p.Filename] {
 		return nil, true
 	}
