@@ -19,11 +19,17 @@ import (
 // `golangci-lint custom` runs MVS over golangci-lint's requirements and the
 // plugin's, so the plugin module's build list must hold nothing of the
 // runtime's (no nats-io module: no NATS client, no embedded server) and no
-// golang.org/x/tools newer than the one pinned by the newest golangci-lint
-// release the READMEs name, or building the plugin in would move every
-// other linter's x/tools.
+// module newer than the newest golangci-lint release the READMEs name
+// requires (golang.org/x/tools above all; honnef.co/go/tools should the
+// linter ever use staticcheck's libraries), or building the plugin in
+// would move the other linters' dependencies under them.
 func TestBuildList(t *testing.T) {
 	mods := goJSON[struct{ Path, Version string }](t, ".", "list", "-m", "-json", "all")
+	release := newestGolangciRelease(t)
+	pins := golangciPins(t, release)
+	if pins["golang.org/x/tools"] == "" {
+		t.Fatalf("golangci-lint %s does not require golang.org/x/tools", release)
+	}
 	tools := ""
 	for _, m := range mods {
 		if strings.HasPrefix(m.Path, "github.com/nats-io/") {
@@ -32,12 +38,20 @@ func TestBuildList(t *testing.T) {
 		if m.Path == "golang.org/x/tools" {
 			tools = m.Version
 		}
+		if pin := pins[m.Path]; pin != "" && semver.Compare(m.Version, pin) > 0 {
+			t.Errorf("the plugin builds with %s %s, newer than %s, which golangci-lint %s pins", m.Path, m.Version, pin, release)
+		}
 	}
 	if tools == "" {
 		t.Fatal("golang.org/x/tools is not in the plugin's build list")
 	}
+	t.Logf("golangci-lint %s pins golang.org/x/tools %s; the plugin builds with %s", release, pins["golang.org/x/tools"], tools)
+}
 
-	release := newestGolangciRelease(t)
+// golangciPins returns the module versions golangci-lint release requires,
+// by module path: its go.mod lists its whole build list.
+func golangciPins(t *testing.T, release string) map[string]string {
+	t.Helper()
 	info := goJSON[struct{ GoMod string }](t, ".", "mod", "download", "-json", "github.com/golangci/golangci-lint/v2@"+release)
 	data, err := os.ReadFile(info[0].GoMod)
 	if err != nil {
@@ -47,19 +61,11 @@ func TestBuildList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pin := ""
+	pins := make(map[string]string)
 	for _, r := range f.Require {
-		if r.Mod.Path == "golang.org/x/tools" {
-			pin = r.Mod.Version
-		}
+		pins[r.Mod.Path] = r.Mod.Version
 	}
-	if pin == "" {
-		t.Fatalf("golangci-lint %s does not require golang.org/x/tools", release)
-	}
-	if semver.Compare(tools, pin) > 0 {
-		t.Errorf("the plugin builds with golang.org/x/tools %s, newer than %s, which golangci-lint %s pins", tools, pin, release)
-	}
-	t.Logf("golangci-lint %s pins golang.org/x/tools %s; the plugin builds with %s", release, pin, tools)
+	return pins
 }
 
 // newestGolangciRelease returns the newest golangci-lint version the

@@ -2,6 +2,11 @@
 // the same doc source, URL, requirement on the contract model, tolerance of
 // type errors and panic guard, and the suppression directives applied to
 // what a check reports. The model below knows nothing of the checks.
+//
+// A check reports nothing in a generated file: one go/ast.IsGenerated
+// names, with the marker of go.dev/s/generatedcode before its package
+// clause (not staticcheck's facts/generated, which counts a marker on any
+// line: README, "Dependencies").
 package checks
 
 import (

@@ -3,6 +3,7 @@ package checks
 import (
 	"go/ast"
 	"go/token"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -125,16 +126,19 @@ func newIndex(pass *analysis.Pass) *Index {
 				}
 				s.directives = append(s.directives, d)
 				if d.File {
-					s.files[name] = append(s.files[name], d)
+					file := displayPosition(pass.Fset, c.Slash).Filename
+					s.files[file] = append(s.files[file], d)
 					continue
 				}
 				if src == nil && pass.ReadFile != nil {
 					src, _ = pass.ReadFile(name)
 				}
-				line := tf.Line(c.Slash)
-				s.lines[lineKey{name, line}] = append(s.lines[lineKey{name, line}], d)
+				at := displayPosition(pass.Fset, c.Slash)
+				key := lineKey{at.Filename, at.Line}
+				s.lines[key] = append(s.lines[key], d)
 				if aloneOnLine(tf, src, c.Slash) {
-					s.lines[lineKey{name, line + 1}] = append(s.lines[lineKey{name, line + 1}], d)
+					next := lineKey{at.Filename, at.Line + 1}
+					s.lines[next] = append(s.lines[next], d)
 				}
 			}
 		}
@@ -277,9 +281,11 @@ func aloneOnLine(tf *token.File, src []byte, pos token.Pos) bool {
 // Match returns the directive that silences check's diagnostic at pos,
 // and whether the diagnostic is silenced (a generated file silences it
 // with no directive); nolint tells whether //nolint forms are honoured.
-// A directive of the line wins over a file-ignore directive.
+// A directive of the line wins over a file-ignore directive. Positions
+// are compared where displayPosition puts them, directives and
+// diagnostics alike.
 func (s *Index) Match(fset *token.FileSet, pos token.Pos, check string, nolint bool) (*Directive, bool) {
-	p := fset.Position(pos)
+	p := displayPosition(fset, pos)
 	if s.generated[p.Filename] {
 		return nil, true
 	}
@@ -294,4 +300,17 @@ func (s *Index) Match(fset *token.FileSet, pos token.Pos, check string, nolint b
 		}
 	}
 	return nil, false
+}
+
+// displayPosition is where a position is shown and matched, the rule of
+// staticcheck's report.DisplayPosition: where a //line directive maps it
+// when that is a Go file (cgo's output maps the user's lines back to the
+// user's file, which is not generated and holds the user's directives),
+// and where it is in the file otherwise (goyacc's output maps its lines
+// to the grammar: the generated file itself is what a finding is in).
+func displayPosition(fset *token.FileSet, pos token.Pos) token.Position {
+	if adjusted := fset.PositionFor(pos, true); filepath.Ext(adjusted.Filename) == ".go" {
+		return adjusted
+	}
+	return fset.PositionFor(pos, false)
 }
