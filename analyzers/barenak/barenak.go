@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/edit"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
 	"github.com/retrylint/retrylint/analyzers/internal/checks"
@@ -206,13 +207,11 @@ func (c *checker) fix(nak contract.AckCall, delay string) *analysis.SuggestedFix
 	if len(nak.Call.Args) > 0 {
 		insert += ", "
 	}
-	return &analysis.SuggestedFix{
-		Message: fmt.Sprintf("Replace %s with %s(%s)", nak.Method, nak.Profile.DelayedRetry(), delay),
-		TextEdits: []analysis.TextEdit{
-			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(nak.Profile.DelayedRetry())},
-			{Pos: nak.Call.Lparen + 1, End: nak.Call.Lparen + 1, NewText: []byte(insert)},
-		},
-	}
+	at := nak.Call.Lparen + 1
+	fix := edit.Fix(fmt.Sprintf("Replace %s with %s(%s)", nak.Method, nak.Profile.DelayedRetry(), delay),
+		edit.ReplaceWithString(sel.Sel, nak.Profile.DelayedRetry()),
+		edit.ReplaceWithString(edit.Range{at, at}, insert))
+	return &fix
 }
 
 // acceptsDelay reports whether the message has NakWithDelay(time.Duration,

@@ -6,8 +6,10 @@ import (
 	"go/token"
 	"go/types"
 
-	"github.com/retrylint/retrylint/analyzers/internal/printf"
 	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/edit"
+
+	"github.com/retrylint/retrylint/analyzers/internal/printf"
 )
 
 func verbFor(verbs []printf.Verb, arg int) (printf.Verb, bool) {
@@ -44,14 +46,14 @@ func (c *checker) verbFix(call *ast.CallExpr, i int, errCall ast.Expr) *analysis
 		return nil
 	}
 	pos := lit.Pos() + 1 + token.Pos(v.Offset)
-	edits := []analysis.TextEdit{{Pos: pos, End: pos + 1, NewText: []byte("w")}}
+	edits := []analysis.TextEdit{edit.ReplaceWithString(edit.Range{pos, pos + 1}, "w")}
 	if errCall != nil {
 		inner := ast.Unparen(errCall).(*ast.CallExpr)
 		x := ast.Unparen(inner.Fun).(*ast.SelectorExpr).X
-		edits = append(edits,
-			analysis.TextEdit{Pos: x.End(), End: errCall.End(), NewText: nil})
+		edits = append(edits, edit.Delete(edit.Range{x.End(), errCall.End()})) // err.Error() -> err
 	}
-	return &analysis.SuggestedFix{Message: "Wrap the error with %w", TextEdits: edits}
+	fix := edit.Fix("Wrap the error with %w", edits...)
+	return &fix
 }
 
 func (c *checker) report(fl flattening) {

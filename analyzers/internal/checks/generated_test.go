@@ -32,7 +32,7 @@ func TestGeneratedFiles(t *testing.T) {
 	}
 }
 
-// TestLineDirectives: positions are matched where displayPosition puts
+// TestLineDirectives: positions are matched where report.DisplayPosition puts
 // them. goyacc's output maps its lines to the grammar, and a finding in it
 // stays in the generated file; cgo's output (generated too) maps its lines
 // back to the user's Go file, and a finding there is the user's; a

@@ -3,13 +3,14 @@ package checks
 import (
 	"go/ast"
 	"go/token"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/retrylint/retrylint/internal/spell"
 	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/report"
+
+	"github.com/retrylint/retrylint/internal/spell"
 )
 
 // Directive prefixes. //retrylint:ignore and //nolint silence a
@@ -126,14 +127,14 @@ func newIndex(pass *analysis.Pass) *Index {
 				}
 				s.directives = append(s.directives, d)
 				if d.File {
-					file := displayPosition(pass.Fset, c.Slash).Filename
+					file := report.DisplayPosition(pass.Fset, c.Slash).Filename
 					s.files[file] = append(s.files[file], d)
 					continue
 				}
 				if src == nil && pass.ReadFile != nil {
 					src, _ = pass.ReadFile(name)
 				}
-				at := displayPosition(pass.Fset, c.Slash)
+				at := report.DisplayPosition(pass.Fset, c.Slash)
 				key := lineKey{at.Filename, at.Line}
 				s.lines[key] = append(s.lines[key], d)
 				if aloneOnLine(tf, src, c.Slash) {
@@ -282,10 +283,14 @@ func aloneOnLine(tf *token.File, src []byte, pos token.Pos) bool {
 // and whether the diagnostic is silenced (a generated file silences it
 // with no directive); nolint tells whether //nolint forms are honoured.
 // A directive of the line wins over a file-ignore directive. Positions
-// are compared where displayPosition puts them, directives and
-// diagnostics alike.
+// are compared where staticcheck's report.DisplayPosition puts them,
+// directives and diagnostics alike: where a //line directive maps them
+// when that is a Go file (cgo's output maps the user's lines back to the
+// user's file, which holds the user's directives), in the file itself
+// otherwise (goyacc's output maps its lines to the grammar: the generated
+// file is what a finding is in).
 func (s *Index) Match(fset *token.FileSet, pos token.Pos, check string, nolint bool) (*Directive, bool) {
-	p := displayPosition(fset, pos)
+	p := report.DisplayPosition(fset, pos)
 	if s.generated[p.Filename] {
 		return nil, true
 	}
@@ -300,17 +305,4 @@ func (s *Index) Match(fset *token.FileSet, pos token.Pos, check string, nolint b
 		}
 	}
 	return nil, false
-}
-
-// displayPosition is where a position is shown and matched, the rule of
-// staticcheck's report.DisplayPosition: where a //line directive maps it
-// when that is a Go file (cgo's output maps the user's lines back to the
-// user's file, which is not generated and holds the user's directives),
-// and where it is in the file otherwise (goyacc's output maps its lines
-// to the grammar: the generated file itself is what a finding is in).
-func displayPosition(fset *token.FileSet, pos token.Pos) token.Position {
-	if adjusted := fset.PositionFor(pos, true); filepath.Ext(adjusted.Filename) == ".go" {
-		return adjusted
-	}
-	return fset.PositionFor(pos, false)
 }
