@@ -12,6 +12,17 @@
 // control-flow graph: a fact holds at a point when it holds on every path
 // that reaches it, so doubtful points stay out.
 //
+// A type switch's case is read from the syntax, not from the order in
+// which go/cfg creates its test blocks: go/cfg tests a clause of n types
+// in n chained blocks, each branching to the clause's body or to the next
+// test. Every body edge of the clause knows that one of its types matched:
+// for one type, what that type's match tells (with the clause's bound
+// variable); for several, the join of what each type's match tells. The
+// false edge of the clause's last test (the one whose false successor is
+// not a test of the same clause) knows that none matched: each type's
+// failure, in the clause's order. The false edges between the tests of a
+// clause carry nothing.
+//
 // The files are layered, each reading only those below it: lattice.go (the
 // facts), types.go (the analysis and its result), state.go (joins and the
 // state's operations), values.go, classify.go, assign.go and refine.go
