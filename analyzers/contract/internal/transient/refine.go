@@ -156,7 +156,7 @@ func (p *pathAnalysis) undecided(st *flowState, e *ast.BinaryExpr, truth bool) {
 		case ast.Expr:
 			if t := p.testOf(st, n); t != nil && t.ifTrue == effTransient {
 				f := st.errs[t.err]
-				if f.producer || !f.excluded {
+				if bool(f.producer) || !bool(f.excluded) {
 					f.producer, f.excluded = false, true
 					st.errs[t.err] = f
 				}
@@ -201,7 +201,7 @@ func (p *pathAnalysis) undecided(st *flowState, e *ast.BinaryExpr, truth bool) {
 		// classification failed or found d <= 0, so any later success of a
 		// classification of the same value finds a delay <= 0.
 		if t := p.testOf(st, ok); t != nil && t.exact && t.ifTrue == effTransient && t.err != nil &&
-			((t.delay != nil && probe.zero[t.delay]) || (t.carrier != nil && probe.zero[t.carrier])) {
+			((t.delay != nil && bool(probe.zero[t.delay])) || (t.carrier != nil && bool(probe.zero[t.carrier]))) {
 			f := st.errs[t.err]
 			f.zeroDelay = true
 			st.errs[t.err] = f
@@ -350,7 +350,7 @@ func (p *pathAnalysis) nilCheck(st *flowState, e ast.Expr, nonNil bool) {
 	f := st.errs[v]
 	if nonNil {
 		f.nonNil, f.isNil = true, false
-		if !f.producer && !f.excluded {
+		if !bool(f.producer) && !bool(f.excluded) {
 			if call, ok := p.mayBeRetryable(e); ok {
 				f.producer, f.pOrigin = true, call
 			}
