@@ -18,7 +18,7 @@ import (
 // least element (no path) is true, false is "not known".
 type must bool
 
-func (a must) join(b must) must { return a && b }
+func (a must) join(b must) must  { return a && b }
 func (a must) equal(b must) bool { return a == b }
 func (a must) none() bool        { return !bool(a) }
 func (a must) clone() must       { return a }
@@ -68,7 +68,7 @@ func (a mustSet) equal(b mustSet) bool {
 	return true
 }
 
-func (a mustSet) none() bool      { return len(a) == 0 }
+func (a mustSet) none() bool     { return len(a) == 0 }
 func (a mustSet) clone() mustSet { return slices.Clone(a) }
 
 // without returns a without v (a itself when v is not in it).
