@@ -111,6 +111,12 @@ func TestNamedLatticeLaws(t *testing.T) {
 	}
 	checkLattice(t, "mustFacts", lifted(mustFacts.join, eq[mustFacts]), ptrs(musts...))
 	checkLattice(t, "mayFacts", lattice[mayFacts]{join: mayFacts.join, equal: eq[mayFacts]}, mays)
+	vals := []varMap[*valFacts]{{}}
+	r := rand.New(rand.NewPCG(5, 42))
+	for len(vals) < 10 {
+		vals = append(vals, u.state(r, 0).vals)
+	}
+	checkLattice(t, "varMap[*valFacts]", lifted(varMap[*valFacts].join, varMap[*valFacts].equal), ptrs(vals...))
 	checkLattice(t, "varMap[errFacts]", lifted(varMap[errFacts].join, varMap[errFacts].equal), ptrs(
 		varMap[errFacts]{}, varMap[errFacts]{u.errs[0]: sampleFacts(t, u)[1]},
 		varMap[errFacts]{u.errs[0]: sampleFacts(t, u)[2], nil: sampleFacts(t, u)[3]}))
