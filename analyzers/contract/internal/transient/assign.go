@@ -174,7 +174,7 @@ func (p *pathAnalysis) errValue(st *flowState, rhs ast.Expr) errFacts {
 				continue
 			}
 			f := st.errs[v]
-			r.zeroDelay = r.zeroDelay && st.zeroDelay(v)
+			r.zeroDelay = r.zeroDelay && must(st.zeroDelay(v))
 			if f.transient && !r.transient {
 				r.transient, r.delay, r.carrier, r.tOrigin = true, f.delay, f.carrier, f.tOrigin
 			}

@@ -172,8 +172,8 @@ func (u *latticeUniverse) format(s *flowState) string {
 }
 
 // TestPathLatticeLaws checks the semilattice laws of the transient-path
-// analysis over generated states: the solver's fixpoint is the solution
-// only if they hold.
+// analysis over generated states, and that its equality agrees with the
+// join order: the solver's fixpoint is the solution only if they hold.
 func TestPathLatticeLaws(t *testing.T) {
 	u := newLatticeUniverse()
 	for seed := range uint64(8) {
@@ -185,5 +185,6 @@ func TestPathLatticeLaws(t *testing.T) {
 		if err := dataflow.Laws[*flowState](pathLattice{}, states, u.format); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
+		checkOrder(t, fmt.Sprint("seed ", seed), pathLattice{}, states, u.format)
 	}
 }

@@ -40,13 +40,40 @@ func (p *pathAnalysis) edge(st *flowState, b *cfg.Block, i int) {
 	}
 }
 
-// refineType refines st by one type-switch case test.
+// refineType refines st by one edge of a type-switch case test. The body
+// edge knows that one of the clause's types matched: for one type, what its
+// success tells; for several, the join of what each type's success tells.
+// The clause's last test's false edge knows that none matched; the false
+// edges between its tests carry nothing (the clause is decided on its
+// body edge and past its last test).
 func (p *pathAnalysis) refineType(st *flowState, tt typeTest, truth bool) {
-	info := p.m.info
-	if !gotypes.IsErrorish(info.TypeOf(tt.err)) {
+	if !gotypes.IsErrorish(p.m.info.TypeOf(tt.err)) {
 		return
 	}
-	if gotypes.IsNilExpr(info, tt.typ) {
+	list := tt.cc.List
+	switch {
+	case truth && len(list) > 1:
+		var one *flowState
+		for _, typ := range list {
+			c := st.clone()
+			p.refineCase(c, tt, typ, true)
+			one = pathLattice{}.Join(one, c)
+		}
+		*st = *one
+	case truth:
+		p.refineCase(st, tt, list[0], true)
+	case tt.last:
+		for _, typ := range list {
+			p.refineCase(st, tt, typ, false)
+		}
+	}
+}
+
+// refineCase refines st by the switched error having (truth) or not the
+// case type typ.
+func (p *pathAnalysis) refineCase(st *flowState, tt typeTest, typ ast.Expr, truth bool) {
+	info := p.m.info
+	if gotypes.IsNilExpr(info, typ) {
 		p.nilCheck(st, tt.err, !truth)
 		return
 	}
@@ -54,8 +81,8 @@ func (p *pathAnalysis) refineType(st *flowState, tt typeTest, truth bool) {
 	if len(tt.cc.List) == 1 {
 		bound, _ = info.Implicits[tt.cc].(*types.Var)
 	}
-	if t := p.assertTest(tt.err, info.TypeOf(tt.typ), bound, tt.typ); t != nil {
-		st.apply(p.memoTest(tt.typ, t), truth)
+	if t := p.assertTest(tt.err, info.TypeOf(typ), bound, typ); t != nil {
+		st.apply(p.memoTest(typ, t), truth)
 	}
 }
 
@@ -129,7 +156,7 @@ func (p *pathAnalysis) undecided(st *flowState, e *ast.BinaryExpr, truth bool) {
 		case ast.Expr:
 			if t := p.testOf(st, n); t != nil && t.ifTrue == effTransient {
 				f := st.errs[t.err]
-				if f.producer || !f.excluded {
+				if bool(f.producer) || !bool(f.excluded) {
 					f.producer, f.excluded = false, true
 					st.errs[t.err] = f
 				}
@@ -174,7 +201,7 @@ func (p *pathAnalysis) undecided(st *flowState, e *ast.BinaryExpr, truth bool) {
 		// classification failed or found d <= 0, so any later success of a
 		// classification of the same value finds a delay <= 0.
 		if t := p.testOf(st, ok); t != nil && t.exact && t.ifTrue == effTransient && t.err != nil &&
-			((t.delay != nil && probe.zero[t.delay]) || (t.carrier != nil && probe.zero[t.carrier])) {
+			((t.delay != nil && bool(probe.zero[t.delay])) || (t.carrier != nil && bool(probe.zero[t.carrier]))) {
 			f := st.errs[t.err]
 			f.zeroDelay = true
 			st.errs[t.err] = f
@@ -323,7 +350,7 @@ func (p *pathAnalysis) nilCheck(st *flowState, e ast.Expr, nonNil bool) {
 	f := st.errs[v]
 	if nonNil {
 		f.nonNil, f.isNil = true, false
-		if !f.producer && !f.excluded {
+		if !bool(f.producer) && !bool(f.excluded) {
 			if call, ok := p.mayBeRetryable(e); ok {
 				f.producer, f.pOrigin = true, call
 			}

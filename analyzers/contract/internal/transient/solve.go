@@ -68,12 +68,6 @@ func (p *pathAnalysis) index(body *ast.BlockStmt) {
 		}
 		return true
 	})
-	nextCases := make(map[*ast.CaseClause][]*cfg.Block)
-	for _, b := range p.g.Blocks {
-		if cc, ok := b.Stmt.(*ast.CaseClause); ok && b.Kind == cfg.KindSwitchNextCase && typeSwitch[cc] != nil {
-			nextCases[cc] = append(nextCases[cc], b) // in creation order: one per case type
-		}
-	}
 	for _, b := range p.g.Blocks {
 		for i, n := range b.Nodes {
 			ref := nodeRef{int(b.Index), i}
@@ -82,26 +76,29 @@ func (p *pathAnalysis) index(body *ast.BlockStmt) {
 				p.returns[ret] = ref
 			}
 		}
-		if len(b.Succs) != 2 {
-			continue
-		}
-		body, next := b.Succs[0], b.Succs[1]
-		cc, ok := next.Stmt.(*ast.CaseClause)
-		if !ok || next.Kind != cfg.KindSwitchNextCase || body.Kind != cfg.KindSwitchCaseBody || body.Stmt != cc {
-			continue
-		}
-		sw := typeSwitch[cc]
-		if sw == nil {
-			continue
-		}
-		for k, nb := range nextCases[cc] {
-			if nb == next && k < len(cc.List) {
-				if x := typeSwitchOperand(sw); x != nil {
-					p.typeTests[b] = typeTest{err: x, cc: cc, typ: cc.List[k]}
-				}
+		if cc := typeCaseTest(b); cc != nil && typeSwitch[cc] != nil {
+			if x := typeSwitchOperand(typeSwitch[cc]); x != nil {
+				p.typeTests[b] = typeTest{err: x, cc: cc, last: typeCaseTest(b.Succs[1]) != cc}
 			}
 		}
 	}
+}
+
+// typeCaseTest returns the case clause b tests when b is one of the tests
+// of a type switch's case clause: two successors, the clause's body and
+// the block after the test (the next test of the same clause, or what
+// follows the clause). It reads the graph's shape, not the order in which
+// go/cfg created the blocks.
+func typeCaseTest(b *cfg.Block) *ast.CaseClause {
+	if len(b.Succs) != 2 {
+		return nil
+	}
+	body, next := b.Succs[0], b.Succs[1]
+	cc, ok := next.Stmt.(*ast.CaseClause)
+	if !ok || next.Kind != cfg.KindSwitchNextCase || body.Kind != cfg.KindSwitchCaseBody || body.Stmt != cc {
+		return nil
+	}
+	return cc
 }
 
 // indexCalls records the calls a node evaluates where it stands: not those

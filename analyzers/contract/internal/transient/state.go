@@ -5,7 +5,6 @@ import (
 	"go/constant"
 	"go/types"
 	"maps"
-	"slices"
 )
 
 // This file holds the abstract state of the transient-path analysis: what is
@@ -22,32 +21,16 @@ const (
 
 func newFlowState() *flowState {
 	return &flowState{
-		errs:    make(map[*types.Var]errFacts),
-		tests:   make(map[*types.Var]*errTest),
-		zero:    make(map[*types.Var]bool),
-		pending: make(map[*types.Var][]*types.Var),
-		vals:    make(map[*types.Var]*valFacts),
+		errs:    make(varMap[errFacts]),
+		tests:   make(varMap[*errTest]),
+		zero:    make(varMap[must]),
+		pending: make(varMap[mustSet]),
+		vals:    make(varMap[*valFacts]),
 	}
 }
 
 func (s *flowState) clone() *flowState {
-	c := newFlowState()
-	for k, v := range s.errs {
-		c.errs[k] = v
-	}
-	for k, v := range s.tests {
-		c.tests[k] = v
-	}
-	for k, v := range s.zero {
-		c.zero[k] = v
-	}
-	for k, v := range s.pending {
-		c.pending[k] = append([]*types.Var(nil), v...)
-	}
-	for k, v := range s.vals {
-		c.vals[k] = v.clone()
-	}
-	return c
+	return &flowState{errs: s.errs.clone(), tests: s.tests.clone(), zero: s.zero.clone(), pending: s.pending.clone(), vals: s.vals.clone()}
 }
 
 // pathLattice is the lattice of the transient-path analysis: flowStates,
@@ -74,20 +57,17 @@ func (pathLattice) Equal(a, b *flowState) bool {
 	return a.equal(b)
 }
 
-// join returns the state holding on paths through a or b.
+// join returns the state holding on paths through a or b: each map joined
+// by its lattice, then the reduction that crosses them: an error whose
+// successful classification finds a delay <= 0 on both sides keeps
+// zeroDelay, whether each side knew it of the error or of its delay.
 func join(a, b *flowState) *flowState {
-	r := newFlowState()
-	for k, fa := range a.errs {
-		if f := joinErrFacts(fa, b.errs[k]); f != (errFacts{}) {
-			r.errs[k] = f
-		}
-	}
-	for k, fb := range b.errs {
-		if _, done := a.errs[k]; !done {
-			if f := joinErrFacts(errFacts{}, fb); f != (errFacts{}) {
-				r.errs[k] = f
-			}
-		}
+	r := &flowState{
+		errs:    a.errs.join(b.errs),
+		tests:   a.tests.join(b.tests),
+		zero:    a.zero.join(b.zero),
+		pending: a.pending.join(b.pending),
+		vals:    a.vals.join(b.vals),
 	}
 	for _, s := range []*flowState{a, b} {
 		for k := range s.errs {
@@ -98,31 +78,6 @@ func join(a, b *flowState) *flowState {
 			}
 		}
 	}
-	for k, t := range a.tests {
-		if b.tests[k] == t {
-			r.tests[k] = t
-		}
-	}
-	for k := range a.zero {
-		if b.zero[k] {
-			r.zero[k] = true
-		}
-	}
-	for k, za := range a.pending {
-		var both []*types.Var
-		for _, z := range za {
-			for _, y := range b.pending[k] {
-				if y == z {
-					both = append(both, z)
-					break
-				}
-			}
-		}
-		if len(both) > 0 {
-			r.pending[k] = both
-		}
-	}
-	joinVals(r, a, b)
 	return r
 }
 
@@ -137,47 +92,12 @@ func (s *flowState) zeroDelay(k *types.Var) bool {
 	if !f.transient {
 		return false
 	}
-	return s.zero[k] || (f.delay != nil && s.zero[f.delay]) || (f.carrier != nil && s.zero[f.carrier])
+	return bool(s.zero[k]) || (f.delay != nil && bool(s.zero[f.delay])) || (f.carrier != nil && bool(s.zero[f.carrier]))
 }
 
 func (s *flowState) equal(o *flowState) bool {
-	if len(s.errs) != len(o.errs) || len(s.tests) != len(o.tests) ||
-		len(s.zero) != len(o.zero) || len(s.pending) != len(o.pending) ||
-		len(s.vals) != len(o.vals) {
-		return false
-	}
-	for k, v := range s.vals {
-		if !v.equal(o.vals[k]) {
-			return false
-		}
-	}
-	for k, v := range s.errs {
-		if w, ok := o.errs[k]; !ok || w != v {
-			return false
-		}
-	}
-	for k, v := range s.tests {
-		if o.tests[k] != v {
-			return false
-		}
-	}
-	for k := range s.zero {
-		if !o.zero[k] {
-			return false
-		}
-	}
-	for k, v := range s.pending {
-		w := o.pending[k]
-		if len(w) != len(v) {
-			return false
-		}
-		for _, z := range v { // a set: joins keep either operand's order
-			if !slices.Contains(w, z) {
-				return false
-			}
-		}
-	}
-	return true
+	return s.errs.equal(o.errs) && s.tests.equal(o.tests) && s.zero.equal(o.zero) &&
+		s.pending.equal(o.pending) && s.vals.equal(o.vals)
 }
 
 // normalize stores the facts that other facts imply, so that states that
@@ -187,7 +107,7 @@ func (s *flowState) equal(o *flowState) bool {
 // state it propagates.
 func (s *flowState) normalize() {
 	for k, f := range s.errs {
-		if k != nil && !f.zeroDelay && s.zeroDelay(k) {
+		if k != nil && !bool(f.zeroDelay) && s.zeroDelay(k) {
 			f.zeroDelay = true
 			s.errs[k] = f
 		}
@@ -221,13 +141,7 @@ func (s *flowState) kill(v *types.Var) {
 		}
 	}
 	for k, zs := range s.pending {
-		var keep []*types.Var
-		for _, z := range zs {
-			if z != v {
-				keep = append(keep, z)
-			}
-		}
-		if len(keep) == 0 {
+		if keep := zs.without(v); keep.none() {
 			delete(s.pending, k)
 		} else {
 			s.pending[k] = keep
@@ -297,39 +211,40 @@ func (v *valFacts) side(k string) (snap *flowState, top bool) {
 	return v.when[k], false
 }
 
-// joinVals sets r.vals to what holds on paths through a or b.
-func joinVals(r, a, b *flowState) {
-	for v, fa := range a.vals {
-		fb := b.vals[v]
-		if fb == nil {
-			continue // not followed on b's paths yet: nothing holds on all
-		}
-		out := &valFacts{when: make(map[string]*flowState)}
-		if fa.possible != nil && fb.possible != nil {
-			out.possible = maps.Clone(fa.possible)
-			maps.Copy(out.possible, fb.possible)
-		}
-		for _, f := range []*valFacts{fa, fb} {
-			for k := range f.when {
-				if _, done := out.when[k]; done {
-					continue
-				}
-				sa, topA := fa.side(k)
-				sb, topB := fb.side(k)
-				switch {
-				case sa != nil && sb != nil:
-					out.when[k] = join(sa, sb)
-				case sa != nil && topB:
-					out.when[k] = sa
-				case sb != nil && topA:
-					out.when[k] = sb
-				}
+func (v *valFacts) none() bool { return v == nil }
+
+// join returns what holds of a followed variable on paths through v's or
+// o's, nil when nothing does.
+func (v *valFacts) join(o *valFacts) *valFacts {
+	if v == nil || o == nil {
+		return nil // not followed on one side's paths yet: nothing holds on all
+	}
+	out := &valFacts{when: make(map[string]*flowState)}
+	if v.possible != nil && o.possible != nil {
+		out.possible = maps.Clone(v.possible)
+		maps.Copy(out.possible, o.possible)
+	}
+	for _, f := range []*valFacts{v, o} {
+		for k := range f.when {
+			if _, done := out.when[k]; done {
+				continue
+			}
+			sa, topA := v.side(k)
+			sb, topB := o.side(k)
+			switch {
+			case sa != nil && sb != nil:
+				out.when[k] = join(sa, sb)
+			case sa != nil && topB:
+				out.when[k] = sa
+			case sb != nil && topA:
+				out.when[k] = sb
 			}
 		}
-		if out.possible != nil || len(out.when) > 0 {
-			r.vals[v] = out
-		}
 	}
+	if out.possible == nil && len(out.when) == 0 {
+		return nil
+	}
+	return out
 }
 
 // killInVals forgets v in every snapshot, after v is assigned.
@@ -356,7 +271,7 @@ func (s *flowState) killInVals(v *types.Var) {
 
 // mentions reports whether a snapshot holds facts about v.
 func (s *flowState) mentions(v *types.Var) bool {
-	if _, ok := s.errs[v]; ok || s.zero[v] {
+	if _, ok := s.errs[v]; ok || bool(s.zero[v]) {
 		return true
 	}
 	for _, f := range s.errs {

@@ -12,13 +12,34 @@
 // control-flow graph: a fact holds at a point when it holds on every path
 // that reaches it, so doubtful points stay out.
 //
-// The files are layered, each reading only those below it: lattice.go (the
-// facts), types.go (the analysis and its result), state.go (joins and the
-// state's operations), values.go, classify.go, assign.go and refine.go
-// (the transfer functions), solve.go (the solver), classifiers.go (the
-// classifier inference) and transient.go (Build, Solve and what a solution
-// answers). The stage reads the producers and defs stages, the CFGs and
-// the dependencies' classifier facts.
+// A type switch's case is read from the syntax, not from the order in
+// which go/cfg creates its test blocks: go/cfg tests a clause of n types
+// in n chained blocks, each branching to the clause's body or to the next
+// test. Every body edge of the clause knows that one of its types matched:
+// for one type, what that type's match tells (with the clause's bound
+// variable); for several, the join of what each type's match tells. The
+// false edge of the clause's last test (the one whose false successor is
+// not a test of the same clause) knows that none matched: each type's
+// failure, in the clause's order. The false edges between the tests of a
+// clause carry nothing.
+//
+// The state is composed of named lattices (lattices.go: must- and
+// may-booleans, values every path agrees on, must-sets, and the pointwise
+// lattice of a fact per variable), each with its join, tested with the
+// semilattice laws: an error variable's facts are a must part and a may
+// part joined field by field, the state a varMap per kind of fact; the
+// equality and the least element follow. A new fact is a field of a named
+// lattice type, its line in its part's join (a test fails without it) and
+// its transfer.
+//
+// The files are layered, each reading only those below it: lattices.go
+// (the named lattices), lattice.go (the facts), types.go (the analysis
+// and its result), state.go (joins and the state's operations), values.go,
+// classify.go, assign.go and refine.go (the transfer functions), solve.go
+// (the solver), classifiers.go (the classifier inference) and
+// transient.go (Build, Solve and what a solution answers). The stage reads
+// the producers and defs stages, the CFGs and the dependencies' classifier
+// facts.
 package transient
 
 import (
@@ -170,7 +191,7 @@ func (m *Result) Solve(body *ast.BlockStmt) (ep *ErrorPaths, converged bool) {
 						cp.noIntent = append(cp.noIntent, v)
 					}
 					if v != nil {
-						cp.vars[v] = VarFacts{Nil: f.isNil, NonNil: f.nonNil, Transient: f.transient, NoIntent: f.noIntent, Classified: f.classified || f.excluded}
+						cp.vars[v] = VarFacts{Nil: bool(f.isNil), NonNil: bool(f.nonNil), Transient: bool(f.transient), NoIntent: bool(f.noIntent), Classified: bool(f.classified || f.excluded)}
 					}
 				}
 				for _, call := range calls {
@@ -243,17 +264,17 @@ func (p *pathAnalysis) facts(s *flowState) PathFacts {
 		if f.nonNil || f.transient || f.producer {
 			out.ErrorPath = true
 		}
-		if k != nil && f.permanent && f.nonNil && !f.identified && out.NoIntent == nil {
+		if k != nil && bool(f.permanent && f.nonNil) && !bool(f.identified) && out.NoIntent == nil {
 			out.NoIntent = &NoIntentPath{Err: k, Origin: f.nOrigin}
 		}
-		if k != nil && f.nonNil && !f.classified && !f.excluded && !f.transient && out.Unclassified == nil {
+		if k != nil && bool(f.nonNil && !f.transient) && !bool(f.classified || f.excluded) && out.Unclassified == nil {
 			out.Unclassified = k
 		}
-		if f.producer && !f.classified && out.ErrorBranch == nil {
+		if bool(f.producer) && !bool(f.classified) && out.ErrorBranch == nil {
 			out.ErrorBranch = &ErrorBranch{Err: k, Producer: f.pOrigin}
 		}
 		switch {
-		case f.transient:
+		case bool(f.transient):
 			r := 1
 			if f.delay != nil || f.carrier != nil {
 				r = 2
@@ -265,7 +286,7 @@ func (p *pathAnalysis) facts(s *flowState) PathFacts {
 					out.Transient.Origin = f.tOrigin
 				}
 			}
-		case f.producer:
+		case bool(f.producer):
 			if rank < 0 {
 				rank = 0
 				out.Transient = &TransientPath{Err: k}

@@ -39,11 +39,16 @@ type pathAnalysis struct {
 	converged  bool
 }
 
-// typeTest is one type of one case clause of a type switch over an error.
+// typeTest is one test of a case clause of a type switch over an error
+// (go/cfg makes one per type of the clause). What its edges tell is read
+// from the clause (refineType), not from which of its types go/cfg
+// tests there.
 type typeTest struct {
 	err ast.Expr // the switched expression
 	cc  *ast.CaseClause
-	typ ast.Expr
+	// last is set on the clause's last test: its false edge leaves the
+	// clause; the false edge of the others leads to the next test.
+	last bool
 }
 
 // nodeRef locates a call: block index and index of the node holding it.

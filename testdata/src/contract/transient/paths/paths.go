@@ -127,6 +127,51 @@ func _() {
 	}
 }
 
+// A case of several types: its body knows what one of them tells (the
+// join of what each type's success tells), the edge past it that none
+// matched, whatever order the CFG tests them in.
+func _() {
+	err := process("a")
+	switch err.(type) {
+	case *classify.TempError, nil:
+		probe() // want `^-$`
+	default:
+		probe() // want `^E$`
+	}
+}
+
+func _() {
+	err := process("a")
+	switch err.(type) {
+	case nil, *classify.TempError:
+		probe() // want `^-$`
+	default:
+		probe() // want `^E$`
+	}
+}
+
+func _(err error) {
+	switch err.(type) {
+	case *classify.TempError, retryDelayer:
+		probe() // want `^T:err E$`
+	case *strings.Reader:
+		probe() // want `^E$`
+	default:
+		probe() // want `^-$`
+	}
+}
+
+func _() {
+	err := process("a")
+	switch err.(type) {
+	case *classify.TempError:
+	case retryDelayer, nil:
+		probe() // want `^-$`
+	default:
+		probe() // want `^E$`
+	}
+}
+
 func _(s Store) {
 	if err := s.Save("a"); isRetryable(err) {
 		probe() // want `^T:err E$`
