@@ -6,7 +6,8 @@
 #
 #   bench/growth.sh
 #
-# Environment: N (default 50), RUNS (default 3).
+# Environment: N (default 50), RUNS (default 3), BEFORE (an older
+# retrylint binary, measured alternately as "before").
 set -euo pipefail
 
 n=${N:-50}
@@ -96,9 +97,19 @@ echo "warm-up (not recorded)"
 for ((run = 1; run <= runs; run++)); do
 	measure "floor-n" "$run" "$tmp/n" "$tmp/floor" ./...
 	measure "retrylint-n" "$run" "$tmp/n" "$tmp/retrylint" ./...
+	if [[ -n ${BEFORE:-} ]]; then measure "before-n" "$run" "$tmp/n" "$BEFORE" ./...; fi
 	measure "floor-4n" "$run" "$tmp/4n" "$tmp/floor" ./...
 	measure "retrylint-4n" "$run" "$tmp/4n" "$tmp/retrylint" ./...
+	if [[ -n ${BEFORE:-} ]]; then measure "before-4n" "$run" "$tmp/4n" "$BEFORE" ./...; fi
 done
 report retrylint-n retrylint-4n
 report floor-n floor-4n
+# Each against the floor on the same module.
+if [[ -n ${BEFORE:-} ]]; then
+	report floor-n retrylint-n before-n
+	report floor-4n retrylint-4n before-4n
+else
+	report floor-n retrylint-n
+	report floor-4n retrylint-4n
+fi
 echo "goal: retrylint-4n within 4.5x of retrylint-n, in wall time and peak RSS"
