@@ -162,101 +162,138 @@ type ustate struct {
 // Term found both ways keeps the lower kind: an unchecked or failure-path
 // finding names the nearer defect.
 func (c *checker) checkUnchecked(g *graph, w *event, unconfirmed bool) {
-	type key struct {
-		b  *cfg.Block
-		st ustate
-	}
-	seen := make(map[key]bool)
-	var walk func(b *cfg.Block, node, from int, st ustate)
-	branch := func(b *cfg.Block, cond ast.Expr, is func(ast.Expr) bool, st ustate) {
-		for i, s := range b.Succs {
-			if g.reach.IsBack(b, s) {
-				continue
-			}
-			switch goast.NilTest(cond, is, i == 0) {
-			case goast.Succeeded:
-				continue // checked; or, on a failure path, infeasible
-			case goast.Unknown:
-				if !st.failure {
-					continue // checked in a way we cannot follow: not judged
-				}
-			}
-			walk(s, 0, 0, ustate{failure: true, errVar: st.errVar})
-		}
-	}
-	walk = func(b *cfg.Block, node, from int, st ustate) {
-		k := key{b, st}
-		if node == 0 && from == 0 {
-			if seen[k] {
-				return
-			}
-			seen[k] = true
-		}
-		async := st.unconfirmed && w.write.Async
-		if cc, ok := b.Stmt.(*ast.CommClause); ok && async && b.Kind == cfg.KindSelectCaseBody && c.awaits(cc.Comm) {
-			return // the case that received the future's outcome
-		}
-		evs := g.events[b]
-		for j := node; j < len(b.Nodes); j++ {
-			n := b.Nodes[j]
-			if async && (b != w.block || j != w.node) && !g.comms[n] && c.awaits(n) {
-				return // the async publish's future is awaited: confirmed (or its failure handled)
-			}
-			for ; from < len(evs) && evs[from].node == j; from++ {
-				e := evs[from]
-				if e.settle == nil || e.mode != plain || !pairs(e.settle, w.write) {
-					continue
-				}
-				if st.errVar != nil && e.ret == nil && mentions(e.syntax(), st.errVar, c.pass.TypesInfo) {
-					return // the error goes to the Term's helper, which decides
-				}
-				k := UncheckedWrite
-				switch {
-				case st.failure:
-					k = FailurePath
-				case st.unconfirmed:
-					k = Unconfirmed
-				}
-				c.record(k, e, w)
-				return
-			}
-			if st.errVar == nil || (b == w.block && j == w.node) {
-				continue
-			}
-			if g.tags[n] && mentions(n, st.errVar, c.pass.TypesInfo) {
-				return // switch err { ... }: not judged
-			}
-			if cond, ok := n.(ast.Expr); ok && j == len(b.Nodes)-1 && len(b.Succs) == 2 {
-				if mentions(cond, st.errVar, c.pass.TypesInfo) {
-					v := st.errVar
-					branch(b, cond, func(e ast.Expr) bool { return goast.IsVar(e, v, c.pass.TypesInfo) }, st)
-					return
-				}
-				continue
-			}
-			if assigns(n, st.errVar, c.pass.TypesInfo) {
-				st.errVar = nil // overwritten: the write's error is lost
-				continue
-			}
-			if !st.failure && mentions(n, st.errVar, c.pass.TypesInfo) && !onlyLogged(n, st.errVar, c.pass.TypesInfo) {
-				return // collected or passed on: not judged
-			}
-		}
-		for _, s := range g.reach.Succs(b) {
-			walk(s, 0, 0, st)
-		}
-	}
+	u := &uncheckedWalk{c: c, g: g, w: w, seen: make(map[walkKey]bool)}
 	switch {
 	case unconfirmed:
-		walk(w.block, w.node, w.index+1, ustate{unconfirmed: true})
+		u.walk(w.block, w.node, w.index+1, ustate{unconfirmed: true})
 	case w.handling == discarded:
-		walk(w.block, w.node, w.index+1, ustate{})
+		u.walk(w.block, w.node, w.index+1, ustate{})
 	case w.handling == assigned:
-		walk(w.block, w.node, w.index+1, ustate{errVar: w.errVar})
+		u.walk(w.block, w.node, w.index+1, ustate{errVar: w.errVar})
 	case w.handling == tested:
 		cond := w.block.Nodes[w.node].(ast.Expr)
-		branch(w.block, cond, func(e ast.Expr) bool { return ast.Unparen(e) == w.call }, ustate{})
+		u.branch(w.block, cond, func(e ast.Expr) bool { return ast.Unparen(e) == w.call }, ustate{})
 	}
+}
+
+// uncheckedWalk is checkUnchecked's walk from the DLQ write w over g, each
+// block visited once per state.
+type uncheckedWalk struct {
+	c    *checker
+	g    *graph
+	w    *event
+	seen map[walkKey]bool
+}
+
+type walkKey struct {
+	b  *cfg.Block
+	st ustate
+}
+
+// branch follows the successors of b, which tests cond: the sides where
+// the write's error (is) may be non-nil continue on its failure branch.
+func (u *uncheckedWalk) branch(b *cfg.Block, cond ast.Expr, is func(ast.Expr) bool, st ustate) {
+	for i, s := range b.Succs {
+		if u.g.reach.IsBack(b, s) {
+			continue
+		}
+		switch goast.NilTest(cond, is, i == 0) {
+		case goast.Succeeded:
+			continue // checked; or, on a failure path, infeasible
+		case goast.Unknown:
+			if !st.failure {
+				continue // checked in a way we cannot follow: not judged
+			}
+		}
+		u.walk(s, 0, 0, ustate{failure: true, errVar: st.errVar})
+	}
+}
+
+// walk follows the path from node (and its event from) of b.
+func (u *uncheckedWalk) walk(b *cfg.Block, node, from int, st ustate) {
+	if node == 0 && from == 0 {
+		k := walkKey{b, st}
+		if u.seen[k] {
+			return
+		}
+		u.seen[k] = true
+	}
+	async := st.unconfirmed && u.w.write.Async
+	if cc, ok := b.Stmt.(*ast.CommClause); ok && async && b.Kind == cfg.KindSelectCaseBody && u.c.awaits(cc.Comm) {
+		return // the case that received the future's outcome
+	}
+	evs := u.g.events[b]
+	for j := node; j < len(b.Nodes); j++ {
+		n := b.Nodes[j]
+		if async && (b != u.w.block || j != u.w.node) && !u.g.comms[n] && u.c.awaits(n) {
+			return // the async publish's future is awaited: confirmed (or its failure handled)
+		}
+		if u.settles(evs, &from, j, st) {
+			return
+		}
+		var stop bool
+		if st, stop = u.step(b, j, st); stop {
+			return
+		}
+	}
+	for _, s := range u.g.reach.Succs(b) {
+		u.walk(s, 0, 0, st)
+	}
+}
+
+// settles records the first settlement of the write's message among the
+// events of node j (from *from on), and reports whether the path ends
+// there: at it, or at a helper given the write's error, which decides.
+func (u *uncheckedWalk) settles(evs []*event, from *int, j int, st ustate) bool {
+	for ; *from < len(evs) && evs[*from].node == j; *from++ {
+		e := evs[*from]
+		if e.settle == nil || e.mode != plain || !pairs(e.settle, u.w.write) {
+			continue
+		}
+		if st.errVar != nil && e.ret == nil && mentions(e.syntax(), st.errVar, u.c.pass.TypesInfo) {
+			return true // the error goes to the Term's helper, which decides
+		}
+		k := UncheckedWrite
+		switch {
+		case st.failure:
+			k = FailurePath
+		case st.unconfirmed:
+			k = Unconfirmed
+		}
+		u.c.record(k, e, u.w)
+		return true
+	}
+	return false
+}
+
+// step follows the write's error variable through node j of b: stop when
+// the path is decided there (the error tested, switched on, collected or
+// passed on), and the state after the node.
+func (u *uncheckedWalk) step(b *cfg.Block, j int, st ustate) (ustate, bool) {
+	info := u.c.pass.TypesInfo
+	n := b.Nodes[j]
+	if st.errVar == nil || (b == u.w.block && j == u.w.node) {
+		return st, false
+	}
+	if u.g.tags[n] && mentions(n, st.errVar, info) {
+		return st, true // switch err { ... }: not judged
+	}
+	if cond, ok := n.(ast.Expr); ok && j == len(b.Nodes)-1 && len(b.Succs) == 2 {
+		if !mentions(cond, st.errVar, info) {
+			return st, false
+		}
+		v := st.errVar
+		u.branch(b, cond, func(e ast.Expr) bool { return goast.IsVar(e, v, info) }, st)
+		return st, true
+	}
+	if assigns(n, st.errVar, info) {
+		st.errVar = nil // overwritten: the write's error is lost
+		return st, false
+	}
+	if !st.failure && mentions(n, st.errVar, info) && !onlyLogged(n, st.errVar, info) {
+		return st, true // collected or passed on: not judged
+	}
+	return st, false
 }
 
 // handlingOf says what the statement at b.Nodes[i] does with the error of
