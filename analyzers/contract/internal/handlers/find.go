@@ -249,7 +249,8 @@ func (m *Result) handlerBody(arg ast.Expr) (*ast.BlockStmt, *ast.FuncType) {
 }
 
 // handlersInRoutes marks the functions the package stores in a route
-// field directly (r.routes["orders.created"] = s.onCreated).
+// field directly (r.routes["orders.created"] = s.onCreated), or in an
+// entry of it (r.routes[name] = &route{handler: s.onCreated}).
 func (m *Result) handlersInRoutes() {
 	if len(m.handlerFieldAcks) == 0 {
 		return
@@ -264,9 +265,15 @@ func (m *Result) handlersInRoutes() {
 			if field == nil || !m.handlerFieldAcks[field].IsValid() {
 				continue
 			}
-			if body, _ := m.handlerBody(as.Rhs[i]); body != nil && m.handlers[body] == nil {
-				m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field],
-					OnError: m.onErrorAt(m.handlerFieldAcks[field])}
+			values := m.entryHandlers(as.Rhs[i]) // &route{handler: s.onCreated}
+			if values == nil {
+				values = as.Rhs[i:][:1]
+			}
+			for _, v := range values {
+				if body, _ := m.handlerBody(v); body != nil && m.handlers[body] == nil {
+					m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field],
+						OnError: m.onErrorAt(m.handlerFieldAcks[field])}
+				}
 			}
 		}
 	}
