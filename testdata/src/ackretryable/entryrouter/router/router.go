@@ -32,6 +32,15 @@ func wrap(raw jetstream.Msg) *Message {
 	return &Message{Subject: raw.Subject(), Body: raw.Data(), raw: raw}
 }
 
+// Bytes returns the body.
+func (m *Message) Bytes() []byte { return m.Body }
+
+// Part returns the body's i-th line.
+func (m *Message) Part(i int) []byte { return m.Body }
+
+// String names the message for logs.
+func (m *Message) String() string { return m.Subject }
+
 // Ack acknowledges the underlying message.
 func (m *Message) Ack() error { return m.raw.Ack() }
 
