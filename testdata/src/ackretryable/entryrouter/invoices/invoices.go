@@ -3,7 +3,9 @@
 // *router.Router implements: a `return nil` in a retryable producer's
 // error branch, in the handler or in the callee whose result it returns,
 // is the Worker's Ack. Functions registered as auditors or probes, and the
-// drop hook, are not handlers: their nil acknowledges nothing.
+// drop hook, are not handlers: their nil acknowledges nothing. A handler
+// wrapped by a middleware factory's middleware (Deadline(d)(h)) is one; by
+// Refuse's, which never passes its nil on, it is not.
 package invoices
 
 import (
@@ -37,6 +39,23 @@ func (s *Service) Routes(r *router.Router) {
 	r.AddAudit("invoice.audit", s.auditPaid)
 	r.AddProbe("invoice.probe", s.probePaid)
 	r.OnDrop(s.dropped)
+	r.AddHandler("invoice.late", "invoices.late", router.Deadline(time.Second)(s.onLate))
+	r.AddHandler("invoice.dry", "invoices.dry", router.Refuse("dry run")(s.onDry))
+}
+
+func (s *Service) onLate(ctx context.Context, msg *router.Message) error {
+	if err := s.charge(ctx, msg.Subject); err != nil {
+		return nil // want `retryable error err from charge is dropped: returning nil makes r.AddHandler Ack the message`
+	}
+	return nil
+}
+
+// Not reported: Refuse's middleware never returns the handler's nil.
+func (s *Service) onDry(ctx context.Context, msg *router.Message) error {
+	if err := s.charge(ctx, msg.Subject); err != nil {
+		return nil
+	}
+	return nil
 }
 
 func (s *Service) onPaid(ctx context.Context, msg *router.Message) error {

@@ -9,12 +9,15 @@
 // The look-alikes: audits, a map of entries too, whose fn results are only
 // logged; probes, whose results the Worker Naks on nil (a dry run); and
 // the Router's onDrop hook, a func-typed field that is called and logged.
+// Deadline is a middleware factory, Refuse one whose middleware never
+// passes the handler's nil on.
 package router
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log"
 	"time"
 
@@ -73,6 +76,34 @@ type Router struct {
 // New returns an empty Router.
 func New() *Router {
 	return &Router{entries: map[string]*entry{}, audits: map[string]*entry{}, probes: map[string]entry{}}
+}
+
+// Deadline bounds a handler's run: a middleware factory whose middleware
+// passes the handler's nil on (err := h(ctx, msg); ...; return err).
+func Deadline(d time.Duration) Middleware { // want Deadline:"returns middleware"
+	return func(h HandlerFunc) HandlerFunc {
+		return func(ctx context.Context, msg *Message) error {
+			ctx, cancel := context.WithTimeout(ctx, d)
+			defer cancel()
+			err := h(ctx, msg)
+			if errors.Is(err, context.DeadlineExceeded) {
+				return fmt.Errorf("router: over %s: %w", d, err)
+			}
+			return err
+		}
+	}
+}
+
+// Refuse makes a dry run of a handler: whatever it returns, the message
+// is refused, so its nil is never an Ack.
+func Refuse(reason string) Middleware {
+	return func(h HandlerFunc) HandlerFunc {
+		return func(ctx context.Context, msg *Message) error {
+			err := h(ctx, msg)
+			log.Printf("dry run: %v", err)
+			return errors.New(reason)
+		}
+	}
 }
 
 // Use appends middleware.
