@@ -23,7 +23,8 @@ package handlers
 // err != nil (the Ack in the else branch, or after the if when the if's
 // body leaves the list: return, continue, break, panic) or err == nil (the
 // Ack in the body); handler values passed directly, held in variables,
-// wrapped by middleware (MiddlewareFact), or kept in maps and slices of
+// wrapped by middleware or by a middleware factory's middleware
+// (Timeout(d)(h); MiddlewareFact, middleware.go), or kept in maps and slices of
 // routes, in the package that declares them; route fields, maps or slices
 // of handlers, or of entry structs (or pointers to them) with a handler
 // field, that a dispatch method looks up (routes.go), including a dispatch
