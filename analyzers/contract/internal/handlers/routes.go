@@ -47,7 +47,8 @@ import (
 // composite literal of the entry that holds it in such a field.
 
 // routeFieldOf returns the struct field that e indexes when it is a map or
-// slice of functions returning an error (r.routes[subj]), or nil.
+// slice of functions returning an error, or of route entries
+// (r.routes[subj]), or nil.
 func (m *Result) routeFieldOf(e ast.Expr) *types.Var {
 	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
 	if !ok {
