@@ -24,6 +24,7 @@ var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages
 	"ackretryable/redeliverytest", "ackretryable/redelivery",
 	"ackretryable/ackers/acks", "ackretryable/ackers/app",
 	"ackretryable/foreign/svc", "ackretryable/foreign/app",
+	"ackretryable/entryrouter/inproc", "ackretryable/entryrouter/invoices", "ackretryable/entryrouter/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -62,6 +63,21 @@ func TestHandlers(t *testing.T) {
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/handlers/bus", "ackretryable/handlers/fieldbus", "ackretryable/handlers/tablebus", "ackretryable/handlers/routebus",
 		"ackretryable/handlers/ifacebus", "ackretryable/handlers/natsbus", "ackretryable/handlers/boolbus", "ackretryable/handlers/mwrouter", "ackretryable/handlers/pool")
 	batch.Run(t, "ackretryable/handlers/svc")
+}
+
+// TestEntryRouter: a router that keeps its handlers in a map of pointers
+// to entry structs (the handler a func-typed field), looks one up in a
+// dispatch method that returns the handler's result, and settles in a
+// worker that calls dispatch directly and Acks on nil: the functions that
+// store their parameter in the field have handler parameters, handlers
+// registered through them, a Bus interface and another package are
+// judged, and auditors (logged), probes (Nak on nil) and a hook field stay
+// quiet. inproc stores its own handler in an entry by a positional
+// literal, beside hooks of the same entry type whose results are logged.
+func TestEntryRouter(t *testing.T) {
+	t.Parallel()
+	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/entryrouter/router")
+	batch.Run(t, "ackretryable/entryrouter/inproc", "ackretryable/entryrouter/invoices", "ackretryable/entryrouter/app")
 }
 
 // TestForeignHandlerFacts: exported functions that could be handlers, or

@@ -74,8 +74,14 @@ func (m *Model) exportClassifierFacts(pass *analysis.Pass) {
 // exportMiddlewareFacts exports a middlewareFact for each middleware
 // function of the package.
 func (m *Model) exportMiddlewareFacts(pass *analysis.Pass) {
-	for _, fn := range sortedKeys(m.hd.Middleware()) {
-		pass.ExportObjectFact(fn, &middlewareFact{Params: slices.Clone(m.hd.Middleware()[fn])})
+	fns := sortedKeys(m.hd.Middleware())
+	for _, fn := range sortedKeys(m.hd.Factories()) {
+		if _, ok := m.hd.Middleware()[fn]; !ok {
+			fns = append(fns, fn)
+		}
+	}
+	for _, fn := range fns {
+		pass.ExportObjectFact(fn, &middlewareFact{Params: slices.Clone(m.hd.Middleware()[fn]), Factory: m.hd.Factories()[fn]})
 	}
 }
 

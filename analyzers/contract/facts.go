@@ -138,12 +138,22 @@ func (f *handlerFact) String() string {
 // given is a handler wherever what it returns is one.
 type middlewareFact struct {
 	Params []int
+	// Factory: the function returns middleware (Timeout(d) returning a
+	// func(h Handler) Handler that wraps h), so Timeout(d)(h) wraps h.
+	Factory bool
 }
 
 func (*middlewareFact) AFact() {}
 
 func (f *middlewareFact) String() string {
-	return "wraps handler param " + joinInts(f.Params)
+	var parts []string
+	if len(f.Params) > 0 {
+		parts = append(parts, "wraps handler param "+joinInts(f.Params))
+	}
+	if f.Factory {
+		parts = append(parts, "returns middleware")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // carrierTypesFact is a package fact: the package declares types with the

@@ -10,8 +10,8 @@ import (
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
-// TestDLQAndTermFactsGob round-trips the DLQ-writer and effects facts,
-// with the inner Term's place, through gob: the encoding is byte-identical
+// TestDLQAndTermFactsGob round-trips the DLQ-writer, effects, handler and
+// middleware facts, with the inner Term's place, through gob: the encoding is byte-identical
 // each time and decodes to the same fact, whose String is what fact tests
 // expect.
 func TestDLQAndTermFactsGob(t *testing.T) {
@@ -27,6 +27,9 @@ func TestDLQAndTermFactsGob(t *testing.T) {
 			{Param: 0, Settlement: profile.Done}, {Param: 0, Settlement: profile.Terminate}, {Param: 2, Settlement: profile.Terminate},
 		}}, "may Ack param 0; may Term param 0,2"},
 		{&handlerFact{Params: []int{1}, Line: 3, Col: 4, OnError: profile.RetryLater}, "acks when handler param 1 returns nil, retry-later on error"},
+		{&middlewareFact{Params: []int{0}}, "wraps handler param 0"},
+		{&middlewareFact{Factory: true}, "returns middleware"},
+		{&middlewareFact{Params: []int{1}, Factory: true}, "wraps handler param 1; returns middleware"},
 	} {
 		var a, b bytes.Buffer
 		if err := gob.NewEncoder(&a).Encode(tc.fact); err != nil {

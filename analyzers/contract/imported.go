@@ -28,6 +28,7 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		handlers: handlers.Imported{
 			Handlers:   make(map[*types.Func]handlers.Registration),
 			Middleware: make(map[*types.Func][]int),
+			Factories:  make(map[*types.Func]bool),
 		},
 	}
 	for _, of := range pass.AllObjectFacts() {
@@ -57,7 +58,12 @@ func importFacts(pass *analysis.Pass) importedFacts {
 		case *handlerFact:
 			imp.handlers.Handlers[fn] = handlers.Registration{Params: f.Params, Line: f.Line, Col: f.Col, File: f.File, Payload: f.Payload, OnError: f.OnError}
 		case *middlewareFact:
-			imp.handlers.Middleware[fn] = f.Params
+			if len(f.Params) > 0 {
+				imp.handlers.Middleware[fn] = f.Params
+			}
+			if f.Factory {
+				imp.handlers.Factories[fn] = true
+			}
 		}
 	}
 	return imp

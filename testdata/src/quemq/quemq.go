@@ -10,6 +10,7 @@ import "time"
 type Delivery struct {
 	Topic string
 	Body  []byte
+	Trace []byte // opaque trace context: not the body
 }
 
 func (d *Delivery) Accept() error                          { return nil }

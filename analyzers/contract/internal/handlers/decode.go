@@ -117,11 +117,37 @@ func (m *Result) payloadMsgs(e ast.Expr, out []*types.Var, depth int) []*types.V
 	return out
 }
 
-// isPayload reports whether sel selects a message's payload (its method
-// or field named in the message's profile).
+// isPayload reports whether sel selects a message's payload: its method
+// or field named in the message's profile, or, for a message recognized
+// by its ack methods alone (a wrapper such as a router's *Message, built
+// from the library's message: Payload: raw.Data()), a []byte field or a
+// method returning []byte called without arguments. The profile cannot name the
+// wrapper's payload, and a wrapper's bytes are its payload: its headers,
+// subject and metadata are strings and maps.
 func (m *Result) isPayload(sel *ast.SelectorExpr) bool {
-	p := m.msgs.Profile(m.info.TypeOf(sel.X))
-	return p != nil && slices.Contains(p.Payload, sel.Sel.Name)
+	t := m.info.TypeOf(sel.X)
+	p := m.msgs.Profile(t)
+	if p == nil {
+		return false
+	}
+	if slices.Contains(p.Payload, sel.Sel.Name) {
+		return true
+	}
+	if !p.Structural {
+		return false // a profile's own message types name their payload
+	}
+	switch ft := m.info.TypeOf(sel).(type) {
+	case *types.Signature:
+		return ft.Results().Len() == 1 && isBytes(ft.Results().At(0).Type())
+	default:
+		s := m.info.Selections[sel]
+		return s != nil && s.Kind() == types.FieldVal && isBytes(ft)
+	}
+}
+
+// isBytes reports whether t is []byte (or a named type of it).
+func isBytes(t types.Type) bool {
+	return gotypes.IsValid(t) && types.Identical(t.Underlying(), types.NewSlice(types.Typ[types.Byte]))
 }
 
 // DecodeAssignedTo returns the decode whose error v holds at pos: the

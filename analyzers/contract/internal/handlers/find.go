@@ -53,8 +53,9 @@ type caller struct {
 
 // markHandler marks the function a handler argument denotes, and, when
 // the argument is a call of middleware (a function that returns a closure
-// calling its handler parameter and returning its result), the handler
-// the middleware wraps.
+// calling its handler parameter and returning its result), or of the
+// middleware a factory returns (Timeout(d)(h)), the handler the
+// middleware wraps.
 func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, bus caller, payload []int, depth int) {
 	if depth > defs.MaxDepth {
 		return
@@ -65,6 +66,10 @@ func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, bus caller, payload
 				if j < len(call.Args) {
 					m.markHandler(call.Args[j], at, bus, payload, depth+1)
 				}
+			}
+		} else if inner, ok := ast.Unparen(call.Fun).(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if fn := gotypes.StaticCallee(m.info, inner); fn != nil && m.isFactory(fn) {
+				m.markHandler(call.Args[0], at, bus, payload, depth+1) // Timeout(d)(h)
 			}
 		}
 		return
@@ -249,7 +254,8 @@ func (m *Result) handlerBody(arg ast.Expr) (*ast.BlockStmt, *ast.FuncType) {
 }
 
 // handlersInRoutes marks the functions the package stores in a route
-// field directly (r.routes["orders.created"] = s.onCreated).
+// field directly (r.routes["orders.created"] = s.onCreated), or in an
+// entry of it (r.routes[name] = &route{handler: s.onCreated}).
 func (m *Result) handlersInRoutes() {
 	if len(m.handlerFieldAcks) == 0 {
 		return
@@ -264,9 +270,15 @@ func (m *Result) handlersInRoutes() {
 			if field == nil || !m.handlerFieldAcks[field].IsValid() {
 				continue
 			}
-			if body, _ := m.handlerBody(as.Rhs[i]); body != nil && m.handlers[body] == nil {
-				m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field],
-					OnError: m.onErrorAt(m.handlerFieldAcks[field])}
+			values := m.entryHandlers(as.Rhs[i]) // &route{handler: s.onCreated}
+			if values == nil {
+				values = as.Rhs[i:][:1]
+			}
+			for _, v := range values {
+				if body, _ := m.handlerBody(v); body != nil && m.handlers[body] == nil {
+					m.handlers[body] = &Handler{Caller: "the " + field.Name() + " field's caller", Ack: m.handlerFieldAcks[field],
+						OnError: m.onErrorAt(m.handlerFieldAcks[field])}
+				}
 			}
 		}
 	}

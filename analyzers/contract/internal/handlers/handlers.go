@@ -2,7 +2,8 @@
 // nil result their caller turns into an Ack. It finds the package's
 // functions that call a func-typed parameter and Ack on nil (and the
 // struct fields that hold one), middleware, the bodies passed to them
-// (literals, functions, method values, routes in maps and slices), the
+// (literals, functions, method values, routes in maps and slices, kept as
+// functions or as entry structs with a handler field), the
 // handlers of other packages registered here, and payload decodes. It
 // reads the syntax, defs, messages, dlq and settle stages, the facts of
 // the dependencies and the type information.
@@ -22,9 +23,15 @@ package handlers
 // err != nil (the Ack in the else branch, or after the if when the if's
 // body leaves the list: return, continue, break, panic) or err == nil (the
 // Ack in the body); handler values passed directly, held in variables,
-// wrapped by middleware (MiddlewareFact), or kept in maps and slices of
+// wrapped by middleware or by a middleware factory's middleware
+// (Timeout(d)(h); MiddlewareFact, middleware.go), or kept in maps and slices of
 // routes, in the package that declares them; route fields, maps or slices
-// of handlers that a dispatch method looks up (routes.go); //retrylint:handler
+// of handlers, or of entry structs (or pointers to them) with a handler
+// field, that a dispatch method looks up (routes.go), including a dispatch
+// method that returns the handler's result to a caller that Acks on nil
+// (err = r.dispatch(ctx, name, msg); if err == nil { raw.Ack() }); the
+// route is the map or slice, not the entry's field, so one entry type kept
+// in a second map whose results are only logged is no handler; //retrylint:handler
 // for the rest. A handler registered in another package than its own is a
 // ForeignHandler of the registering package, judged there through the
 // handler package's facts (analyzers/internal/foreign). Not yet: buses

@@ -70,6 +70,7 @@ type Registration struct {
 type Imported struct {
 	Handlers   map[*types.Func]Registration // HandlerFact
 	Middleware map[*types.Func][]int        // MiddlewareFact
+	Factories  map[*types.Func]bool         // MiddlewareFact, Factory
 }
 
 // Inputs are what Build reads.
@@ -121,6 +122,7 @@ type Result struct {
 	payloadParams    map[*types.Var]bool              // handler parameters that receive a message's payload
 	handlerFieldAcks map[*types.Var]token.Pos         // func-typed fields called and Acked on nil, with the Ack
 	middleware       map[*types.Func][]int            // functions that wrap their handler parameters
+	factories        map[*types.Func]bool             // functions that return middleware (middleware.go)
 	foreign          []ForeignHandler                 // handlers of other packages registered here
 	varReturns       map[*ast.ReturnStmt]retScope     // returns of a variable or naked, with their function
 	routeVars        map[*types.Var]*types.Var        // locals defined by a lookup in a route field, with the field
@@ -161,6 +163,10 @@ func (m *Result) WithHandlerParams() []*types.Func {
 // Middleware returns the handler parameters each function of the package
 // wraps.
 func (m *Result) Middleware() map[*types.Func][]int { return m.middleware }
+
+// Factories returns the functions of the package that return middleware
+// (Timeout(d) returning a func(h Handler) Handler that wraps h).
+func (m *Result) Factories() map[*types.Func]bool { return m.factories }
 
 // Handlers returns the handler bodies of the package.
 func (m *Result) Handlers() map[*ast.BlockStmt]*Handler { return m.handlers }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
@@ -28,9 +29,26 @@ import (
 // handler. A lookup counts when it is called through the index
 // (r.routes[k](ctx, m)) or through a local variable one of whose
 // definitions is the lookup.
+//
+// Routes kept as entries (Watermill's shape): the map or slice holds
+// structs, or pointers to structs, one of whose fields is a function
+// returning an error, stored with the route's other data:
+//
+//	r.routes[name] = &route{subject: subj, handler: h}
+//	...
+//	rt, ok := r.routes[name]
+//	h := rt.handler
+//
+// The route is still the map or slice field, not the struct's func field:
+// the same entry type kept in a second map whose handlers' errors are only
+// logged (auditors) or Nakked (dry runs) is another route, and its entries
+// are no handlers. A handler is the func field of an entry looked up in
+// the route (rt.handler, r.routes[name].handler), and is stored by a
+// composite literal of the entry that holds it in such a field.
 
 // routeFieldOf returns the struct field that e indexes when it is a map or
-// slice of functions returning an error (r.routes[subj]), or nil.
+// slice of functions returning an error, or of route entries
+// (r.routes[subj]), or nil.
 func (m *Result) routeFieldOf(e ast.Expr) *types.Var {
 	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
 	if !ok {
@@ -53,11 +71,29 @@ func (m *Result) routeFieldOf(e ast.Expr) *types.Var {
 	default:
 		return nil
 	}
-	if !ReturnsError(elem) {
+	if !ReturnsError(elem) && !isRouteEntry(elem) {
 		return nil
 	}
 	v, _ := s.Obj().(*types.Var)
 	return v
+}
+
+// isRouteEntry reports whether t is a struct, or a pointer to one, with a
+// field that is a function returning an error.
+func isRouteEntry(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if ReturnsError(st.Field(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // indexRouteLookups records the local variables of the package defined
@@ -138,6 +174,10 @@ func (m *Result) routeOf(e ast.Expr, depth int) *types.Var {
 		if v, ok := m.info.Uses[x].(*types.Var); ok {
 			return m.routeVars[v]
 		}
+	case *ast.SelectorExpr:
+		if s := m.info.Selections[x]; s != nil && s.Kind() == types.FieldVal && ReturnsError(s.Type()) {
+			return m.routeOf(x.X, depth+1) // rt.handler, rt an entry of the route
+		}
 	case *ast.CallExpr:
 		if fn := gotypes.StaticCallee(m.info, x); fn != nil && m.routeFuncs[fn.Origin()] != nil {
 			return m.routeFuncs[fn.Origin()] // h, ok := r.lookup(subj)
@@ -199,6 +239,9 @@ func (m *Result) isOrWraps(e ast.Expr, p *types.Var) bool {
 	if isP(e) {
 		return true
 	}
+	if vs := m.entryHandlers(e); vs != nil {
+		return slices.ContainsFunc(vs, func(v ast.Expr) bool { return m.isOrWraps(v, p) }) // &route{handler: p}
+	}
 	lit, ok := e.(*ast.FuncLit)
 	if !ok {
 		return false
@@ -213,4 +256,44 @@ func (m *Result) isOrWraps(e ast.Expr, p *types.Var) bool {
 		return !found
 	})
 	return found
+}
+
+// entryHandlers returns the values a composite literal of a route entry
+// (&route{subject: subj, handler: h}, keyed or not) gives its fields that
+// are functions returning an error, or nil for any other expression.
+func (m *Result) entryHandlers(e ast.Expr) []ast.Expr {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	cl, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	t := m.info.TypeOf(cl)
+	if !gotypes.IsValid(t) {
+		return nil
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var out []ast.Expr
+	for i, elt := range cl.Elts {
+		field := -1
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			key, _ := kv.Key.(*ast.Ident)
+			for j := range st.NumFields() {
+				if key != nil && m.info.Uses[key] == st.Field(j) {
+					field, elt = j, kv.Value
+				}
+			}
+		} else if i < st.NumFields() {
+			field = i
+		}
+		if field >= 0 && ReturnsError(st.Field(field).Type()) {
+			out = append(out, elt)
+		}
+	}
+	return out
 }

@@ -1,9 +1,12 @@
 // Package profile proves a message profile's own decode method (quemq's
 // Bind, known only through its profile file): its error branch is a
-// decode-failure path; a Bind of another type is not.
+// decode-failure path; a Bind of another type is not. A named message's
+// []byte field that its profile does not name as the payload (Trace) is
+// not its payload.
 package profile
 
 import (
+	"encoding/json"
 	"time"
 
 	"quemq"
@@ -35,6 +38,15 @@ func (c *Consumer) _(d *quemq.Delivery, f *Form) {
 	}
 	if err := d.Bind(&o); err != nil {
 		d.RequeueAfter(5 * time.Second)
+		return
+	}
+	d.Accept()
+}
+
+func (c *Consumer) _(d *quemq.Delivery) {
+	var span map[string]string
+	if err := json.Unmarshal(d.Trace, &span); err != nil {
+		d.Requeue()
 		return
 	}
 	d.Accept()
