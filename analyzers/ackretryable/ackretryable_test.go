@@ -25,6 +25,7 @@ var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages
 	"ackretryable/ackers/acks", "ackretryable/ackers/app",
 	"ackretryable/foreign/svc", "ackretryable/foreign/app",
 	"ackretryable/entryrouter/inproc", "ackretryable/entryrouter/invoices", "ackretryable/entryrouter/app",
+	"ackretryable/jobrunner/mail", "ackretryable/jobrunner/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -78,6 +79,20 @@ func TestEntryRouter(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/entryrouter/router")
 	batch.Run(t, "ackretryable/entryrouter/inproc", "ackretryable/entryrouter/invoices", "ackretryable/entryrouter/app")
+}
+
+// TestJobRunner: a job registry (queue) that keeps typed handlers, behind
+// a decoding adapter and middleware taking the kind, in entry structs, and
+// a runner in another package (dispatch) that looks the entry up, calls
+// it through an entry method and Acks on nil: the package importing both
+// (app) judges the handlers registered there, a function of a third
+// package at the registration and a literal at its return; observers
+// (logged), probes (an entry method dropping the result) and canaries
+// (Nak on nil) stay quiet.
+func TestJobRunner(t *testing.T) {
+	t.Parallel()
+	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/jobrunner/queue", "ackretryable/jobrunner/dispatch")
+	batch.Run(t, "ackretryable/jobrunner/mail", "ackretryable/jobrunner/app")
 }
 
 // TestForeignHandlerFacts: exported functions that could be handlers, or

@@ -42,7 +42,7 @@ func New(cfg *Config, opts ...Option) *analysis.Analyzer {
 			new(producerFact), new(wrapsFact), new(dLQWriterFact),
 			new(effectsFact), new(classifierFact), new(retryableVarFact),
 			new(cfgs.NoReturnFact), new(handlerFact), new(middlewareFact),
-			new(carrierTypesFact),
+			new(carrierTypesFact), new(handlers.FieldFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {

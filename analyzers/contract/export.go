@@ -53,6 +53,9 @@ func (m *Model) exportFacts(pass *analysis.Pass) {
 	m.exportDLQFacts(pass)
 	m.exportHandlerFacts(pass)
 	m.exportMiddlewareFacts(pass)
+	for _, fn := range sortedKeys(m.hd.FieldFacts()) {
+		pass.ExportObjectFact(fn, m.hd.FieldFacts()[fn])
+	}
 	m.exportEffectsFacts(pass)
 	m.exportClassifierFacts(pass)
 }

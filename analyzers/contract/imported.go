@@ -64,7 +64,10 @@ func importFacts(pass *analysis.Pass) importedFacts {
 			if f.Factory {
 				imp.handlers.Factories[fn] = true
 			}
+		case *handlers.FieldFact:
+			imp.handlers.AddFieldFact(fn, f)
 		}
 	}
+	imp.handlers.LinkFields()
 	return imp
 }

@@ -44,12 +44,14 @@ func Build(in Inputs) (*Result, error) {
 	m := &Result{fset: in.Fset, info: in.Info, pkg: in.Pkg, decode: in.Decode, decoders: in.DecodeFuncs, maySettle: in.MaySettle,
 		mayHandle: in.MayHandle, mayRetry: in.MayRetry, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
 		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn, decls: in.Decls}
+	m.indexImportedFields()
 	if in.Infer {
 		if err := m.inferHandlerParams(in.Decls); err != nil {
 			return nil, err
 		}
 		m.inferBoolParams(in.Decls)
 	}
+	m.findFieldFacts()
 	m.inferMiddleware(in.Decls)
 	m.indexVarReturns()
 	m.findHandlers(in.Decls)

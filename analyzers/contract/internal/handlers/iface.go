@@ -41,6 +41,9 @@ func (m *Result) handlerParamsOf(fn *types.Func) (params []int, ack token.Pos, p
 		return nil, token.NoPos, nil
 	}
 	if f, ok := m.imported.Handlers[fn]; ok {
+		if f.AckFn != nil {
+			return f.Params, m.set.SiteIn(f.AckFn, f.Line, f.Col), f.Payload
+		}
 		if f.File != "" {
 			return f.Params, m.set.SiteInFile(fn, f.File, f.Line, f.Col), f.Payload
 		}

@@ -64,6 +64,11 @@ type Registration struct {
 	// OnError is what the function does with the handler's error: a Nak,
 	// NakWithDelay or Term settlement, or "" (onerror.go).
 	OnError profile.Settlement
+	// AckFn, when set, is the function of a third package holding the Ack
+	// (Line and Col are relative to its declaration): a runner that Acks
+	// where the field the function stores its handler in returns nil
+	// (split.go).
+	AckFn *types.Func
 }
 
 // Imported is what the facts of the dependencies say about handlers.
@@ -71,6 +76,11 @@ type Imported struct {
 	Handlers   map[*types.Func]Registration // HandlerFact
 	Middleware map[*types.Func][]int        // MiddlewareFact
 	Factories  map[*types.Func]bool         // MiddlewareFact, Factory
+	// FieldReturns are the entry methods that return the result of
+	// calling a field of their receiver, Type.field (FieldFact, split.go).
+	FieldReturns map[*types.Func]string
+	fieldStores  map[*types.Func]*FieldFact // FieldFact.Stores
+	fieldAcks    map[string]fieldAck        // FieldFact.Acks, by field
 }
 
 // Inputs are what Build reads.
@@ -129,6 +139,9 @@ type Result struct {
 	routeFuncs       map[*types.Func]*types.Var       // functions that return a handler looked up in a route field (routes.go)
 	pending          []Pending                        // registrations through an interface with no implementation in sight
 	onErr            map[token.Pos]profile.Settlement // what the caller whose Ack on nil is at a position does on error (onerror.go)
+	fieldFacts       map[*types.Func]*FieldFact       // what the package's functions say of fields in a registry split from its runner (split.go)
+	returnsField     map[*types.Func]*types.Var       // imported entry methods returning a field's call's result, with the field
+	fieldKeys        map[*types.Var]string            // those fields, as path.Type.field
 }
 
 // HandlerParams returns, for each function of the package with handler
