@@ -3,10 +3,13 @@ package ackretryable_test
 import (
 	"bytes"
 	"encoding/gob"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzers/ackretryable"
@@ -88,11 +91,27 @@ func TestEntryRouter(t *testing.T) {
 // (app) judges the handlers registered there, a function of a third
 // package at the registration and a literal at its return; observers
 // (logged), probes (an entry method dropping the result) and canaries
-// (Nak on nil) stay quiet.
+// (Nak on nil) stay quiet. Each report names the runner's Ack, in
+// dispatch.go, as a related location.
 func TestJobRunner(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, checktest.TestData(), contract.Analyzer, "ackretryable/jobrunner/queue", "ackretryable/jobrunner/dispatch")
-	batch.Run(t, "ackretryable/jobrunner/mail", "ackretryable/jobrunner/app")
+	batch.Run(t, "ackretryable/jobrunner/mail")
+	n := 0
+	for _, r := range batch.Run(t, "ackretryable/jobrunner/app") {
+		for _, d := range r.Diagnostics {
+			n++
+			if !slices.ContainsFunc(d.Related, func(rel analysis.RelatedInformation) bool {
+				at := r.Action.Package.Fset.Position(rel.Pos)
+				return strings.HasSuffix(rel.Message, "Acks the message here") && filepath.Base(at.Filename) == "dispatch.go" && at.Line == 51
+			}) {
+				t.Errorf("%s: related %v: want the runner's Ack at dispatch.go:51", r.Action.Package.Fset.Position(d.Pos), d.Related)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no report in app")
+	}
 }
 
 // TestForeignHandlerFacts: exported functions that could be handlers, or

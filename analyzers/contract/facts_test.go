@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/handlers"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -30,6 +31,8 @@ func TestDLQAndTermFactsGob(t *testing.T) {
 		{&middlewareFact{Params: []int{0}}, "wraps handler param 0"},
 		{&middlewareFact{Factory: true}, "returns middleware"},
 		{&middlewareFact{Params: []int{1}, Factory: true}, "wraps handler param 1; returns middleware"},
+		{&handlers.FieldFact{Stores: "Task.exec", Params: []int{1, 2}}, "stores handler param 1,2 in Task.exec"},
+		{&handlers.FieldFact{Returns: "Task.exec", Acks: "example.com/queue.Job.run", Line: 12, Col: 3}, "returns Task.exec's result; acks when example.com/queue.Job.run returns nil"},
 	} {
 		var a, b bytes.Buffer
 		if err := gob.NewEncoder(&a).Encode(tc.fact); err != nil {

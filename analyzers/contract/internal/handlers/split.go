@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
@@ -54,44 +53,6 @@ import (
 // and a runner that logs the method's result, or Naks on nil, Acks
 // nothing for it.
 
-// FieldFact is what a function says of a func-typed field in the split
-// between a registry and its runner. Fields are named Type.field in the
-// function's own package (Stores, Returns), or path.Type.field in another
-// (Acks).
-type FieldFact struct {
-	Stores string // the field the function stores its handler parameters Params in
-	Params []int
-	// Returns is the field of its receiver whose call's result the method
-	// returns.
-	Returns string
-	// Acks is a field of another package the function Acks on nil, at
-	// Line and Col relative to the function's declaration.
-	Acks      string
-	Line, Col int
-}
-
-func (*FieldFact) AFact() {}
-
-func (f *FieldFact) String() string {
-	var parts []string
-	if f.Stores != "" {
-		parts = append(parts, "stores handler param "+joinInts(f.Params)+" in "+f.Stores)
-	}
-	if f.Returns != "" {
-		parts = append(parts, "returns "+f.Returns+"'s result")
-	}
-	if f.Acks != "" {
-		parts = append(parts, "acks when "+f.Acks+" returns nil")
-	}
-	return strings.Join(parts, "; ")
-}
-
-// fieldAck is where a function of another package Acks on a field's nil.
-type fieldAck struct {
-	fn        *types.Func
-	line, col int
-}
-
 // AddFieldFact records the FieldFact of fn, a function of another package.
 func (imp *Imported) AddFieldFact(fn *types.Func, f *FieldFact) {
 	if imp.fieldStores == nil {
@@ -130,12 +91,12 @@ func (m *Result) indexImportedFields() {
 	m.returnsField = make(map[*types.Func]*types.Var)
 	m.fieldKeys = make(map[*types.Var]string)
 	for fn, name := range m.imported.FieldReturns {
-		recv := fn.Signature().Recv()
-		typ, field, ok := strings.Cut(name, ".")
-		if recv == nil || !ok {
+		typ, field, _ := strings.Cut(name, ".")
+		tn, ok := fn.Pkg().Scope().Lookup(typ).(*types.TypeName)
+		if !ok {
 			continue
 		}
-		obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, fn.Pkg(), field)
+		obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, fn.Pkg(), field)
 		if v, ok := obj.(*types.Var); ok && v.IsField() {
 			m.returnsField[fn], m.fieldKeys[v] = v, fn.Pkg().Path()+"."+typ+"."+field
 		}
@@ -192,18 +153,13 @@ func (m *Result) findFieldFacts() {
 	}
 }
 
-// returnedField returns the field (Type.field) of an exported method's
-// receiver, a struct type of the package, whose call's result the method
-// returns (return w.run(ctx, p)), or "".
+// returnedField returns the func-typed field (Type.field, Type a struct
+// type declared at the package's top level) whose call's result an
+// exported function or method returns (return w.run(ctx, p)), or "".
 func (m *Result) returnedField(d *ast.FuncDecl) string {
-	if d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 || !d.Name.IsExported() {
+	if !d.Name.IsExported() {
 		return ""
 	}
-	recv := m.info.Defs[d.Recv.List[0].Names[0]]
-	if recv == nil {
-		return ""
-	}
-	named := namedStruct(recv.Type())
 	for _, ret := range m.returnsOf(d.Body) {
 		if len(ret.Results) == 0 {
 			continue
@@ -213,11 +169,13 @@ func (m *Result) returnedField(d *ast.FuncDecl) string {
 			continue
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || named == nil || m.info.Uses[identOf(sel.X)] != recv {
+		if !ok {
 			continue
 		}
 		if s := m.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && ReturnsError(s.Type()) {
-			return named.Obj().Name() + "." + s.Obj().Name()
+			if named := namedStruct(s.Recv()); named != nil && named.Obj().Parent() == m.pkg.Scope() {
+				return named.Obj().Name() + "." + s.Obj().Name()
+			}
 		}
 	}
 	return ""
@@ -317,15 +275,4 @@ func structFields(st *types.Struct) []*types.Var {
 		out[i] = st.Field(i)
 	}
 	return out
-}
-
-func joinInts(xs []int) string {
-	var b strings.Builder
-	for i, x := range xs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
-	return b.String()
 }

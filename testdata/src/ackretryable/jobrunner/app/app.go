@@ -25,6 +25,7 @@ func _(s *mail.Sender) *dispatch.Runner {
 		}
 		return nil
 	})
+	queue.Raw(reg, "mail.resend", s.Resend) // want `retryable error err from Deliver is dropped by handler \(\*mail.Sender\).Resend: returning nil makes queue.Raw Ack the message`
 	queue.Observe(reg, "mail.audit", s.Audit)
 	queue.AddProbe(reg, "mail.check", s.Check)
 	queue.AddCanary(reg, "mail.canary", s.Canary)

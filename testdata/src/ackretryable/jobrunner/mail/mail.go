@@ -55,6 +55,14 @@ func (s *Sender) SendDigest(ctx context.Context, job Digest) error {
 	return s.Deliver(ctx, job.To)
 }
 
+// Resend is registered untyped; it drops the retryable error too.
+func (s *Sender) Resend(ctx context.Context, payload []byte) error { // want Resend:"drops a retryable error if a caller acks on nil"
+	if err := s.Deliver(ctx, string(payload)); err != nil {
+		return nil
+	}
+	return nil
+}
+
 // Audit is registered as an observer.
 func (s *Sender) Audit(ctx context.Context, payload []byte) error { // want Audit:"drops a retryable error if a caller acks on nil"
 	if err := s.Deliver(ctx, string(payload)); err != nil {
