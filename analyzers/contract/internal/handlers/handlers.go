@@ -3,10 +3,12 @@
 // functions that call a func-typed parameter and Ack on nil (and the
 // struct fields that hold one), middleware, the bodies passed to them
 // (literals, functions, method values, routes in maps and slices, kept as
-// functions or as entry structs with a handler field), the
-// handlers of other packages registered here, and payload decodes. It
-// reads the syntax, defs, messages, dlq and settle stages, the facts of
-// the dependencies and the type information.
+// functions or as entry structs with a handler field), the handlers of
+// other packages registered here (through a registry whose entries a
+// runner of a third package settles, too), what the package says of such
+// a split (FieldFact), and payload decodes. It reads the syntax, defs,
+// messages, dlq and settle stages, the facts of the dependencies and the
+// type information.
 package handlers
 
 // Handlers (CONTRACT.md version 2): a function whose error result its
@@ -34,7 +36,12 @@ package handlers
 // in a second map whose results are only logged is no handler; //retrylint:handler
 // for the rest. A handler registered in another package than its own is a
 // ForeignHandler of the registering package, judged there through the
-// handler package's facts (analyzers/internal/foreign). Not yet: buses
+// handler package's facts (analyzers/internal/foreign). A registry whose
+// entries a runner of another package settles (a job framework) is known
+// only where both are in sight: its package and the runner's each export
+// a FieldFact, and the package importing both links them (split.go). Not
+// yet: a runner that passes the handler's error to a settling helper
+// (r.settle(ctx, msg, err)) without an Ack on nil of its own; buses
 // that decide the settlement through a table (this project's runtime/bus).
 
 // Build finds the package's handler parameters (when in.Infer; an
