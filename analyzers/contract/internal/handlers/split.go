@@ -146,7 +146,26 @@ func (m *Result) findFieldFacts() {
 			}
 		}
 	}
+	m.pruneFieldFacts()
+}
+
+// pruneFieldFacts keeps a field's Stores and Returns only when the
+// package has both: a runner of another package reaches the field only
+// through a function that returns its result, and a field no parameter is
+// stored in holds no handler a registration passes (a hook field set by
+// its users, a router's auditors settled where they are kept).
+func (m *Result) pruneFieldFacts() {
+	stored, returned := make(map[string]bool), make(map[string]bool)
+	for _, f := range m.fieldFacts {
+		stored[f.Stores], returned[f.Returns] = true, true
+	}
 	for fn, f := range m.fieldFacts {
+		if !returned[f.Stores] {
+			f.Stores, f.Params = "", nil
+		}
+		if !stored[f.Returns] {
+			f.Returns = ""
+		}
 		if f.Stores == "" && f.Returns == "" && f.Acks == "" {
 			delete(m.fieldFacts, fn)
 		}
