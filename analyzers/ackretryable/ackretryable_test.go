@@ -25,6 +25,7 @@ var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages
 	"ackretryable/ackers/acks", "ackretryable/ackers/app",
 	"ackretryable/foreign/svc", "ackretryable/foreign/app",
 	"ackretryable/entryrouter/inproc", "ackretryable/entryrouter/invoices", "ackretryable/entryrouter/app",
+	"ackretryable/eventfeed/views", "ackretryable/eventfeed/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -96,6 +97,20 @@ func TestForeignHandlers(t *testing.T) {
 	t.Parallel()
 	results := batch.Run(t, "ackretryable/foreign/app")
 	checktest.CheckForeign(t, results, "svc.go")
+}
+
+// TestMessagelessHandlers: handlers that take a decoded event and no
+// message (feed.Func, and feed.Typed's func(ctx, Event, T) error) are
+// candidates when their signature fits a handler parameter their package
+// sees through its imports' facts: views exports their drops, and app
+// reports them at the registration; a handler that returns its error, a
+// function of another signature, an unexported one and a registration
+// with a tap that Naks on nil stay quiet.
+func TestMessagelessHandlers(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackretryable/eventfeed/views")
+	results := batch.Run(t, "ackretryable/eventfeed/app")
+	checktest.CheckForeign(t, results, "views.go")
 }
 
 // TestDeferred runs the check over deferred Acks pending at returns.

@@ -86,6 +86,7 @@ type Inputs struct {
 	MayRetry    bool // an error of the package may hold a retry carrier
 	Infer       bool // infer the handler parameters (MaySettle, or a handler directive)
 	Imported    Imported
+	Shapes      Shapes // ShapesOf(Imported), for MessagelessCandidate
 	Syn         *syntax.Index
 	Msgs        *messages.Table
 	DLQ         *dlq.Result
@@ -128,6 +129,8 @@ type Result struct {
 	routeVars        map[*types.Var]*types.Var        // locals defined by a lookup in a route field, with the field
 	routeFuncs       map[*types.Func]*types.Var       // functions that return a handler looked up in a route field (routes.go)
 	pending          []Pending                        // registrations through an interface with no implementation in sight
+	shapes           Shapes                           // handler types the package sees (shapes.go)
+	messageless      map[*ast.FuncDecl]*ast.FuncDecl  // candidates without a message, by their declaration (shapes.go)
 	onErr            map[token.Pos]profile.Settlement // what the caller whose Ack on nil is at a position does on error (onerror.go)
 }
 

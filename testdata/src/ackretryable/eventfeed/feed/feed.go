@@ -1,0 +1,82 @@
+// Package feed is an event bus whose handlers take a decoded event, not a
+// message: Route keeps them in a map that deliver looks up, and deliver
+// Acks when the handler returns nil; Typed decodes the event's body into
+// a type parameter first. Tap calls its hooks and Naks whatever they
+// return: nothing there Acks on nil.
+package feed
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Event is the decoded envelope: not a message type.
+type Event struct {
+	Kind, ID string
+	Body     []byte
+}
+
+// Func applies one event.
+type Func func(ctx context.Context, ev Event) error
+
+type Feed struct {
+	routes map[string]Func
+}
+
+func New() *Feed { return &Feed{routes: make(map[string]Func)} }
+
+// Route routes kind to h.
+func (f *Feed) Route(kind string, h Func) { f.routes[kind] = h }
+
+// Typed routes kind to h, with the event's body decoded into T.
+func Typed[T any](f *Feed, kind string, h func(ctx context.Context, ev Event, v T) error) {
+	f.Route(kind, func(ctx context.Context, ev Event) error {
+		var v T
+		if err := json.Unmarshal(ev.Body, &v); err != nil {
+			return err
+		}
+		return h(ctx, ev, v)
+	})
+}
+
+func (f *Feed) Start(c jetstream.Consumer) error {
+	_, err := c.Consume(f.deliver)
+	return err
+}
+
+func (f *Feed) deliver(msg jetstream.Msg) {
+	var ev Event
+	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
+		_ = msg.Term()
+		return
+	}
+	h, ok := f.routes[ev.Kind]
+	if !ok {
+		_ = msg.Ack()
+		return
+	}
+	if err := h(context.Background(), ev); err != nil {
+		_ = msg.NakWithDelay(time.Second)
+		return
+	}
+	_ = msg.Ack()
+}
+
+// Tap calls its hooks for every event and Naks the message whatever they
+// return.
+type Tap struct {
+	hooks map[string]Func
+}
+
+func (t *Tap) Hook(kind string, h Func) { t.hooks[kind] = h }
+
+func (t *Tap) deliver(msg jetstream.Msg) {
+	ev := Event{Kind: msg.Subject(), Body: msg.Data()}
+	if h, ok := t.hooks[ev.Kind]; ok {
+		_ = h(context.Background(), ev)
+	}
+	_ = msg.Nak()
+}
