@@ -88,10 +88,12 @@ func TestForeignHandlers(t *testing.T) {
 // takes a decoded event and no message (guard.SkipFailures(h) returning a
 // feed.Func) is the handler where its result is registered: the closure's
 // nil after a "no retry intent" classification is reported at the
-// registration; an errors.Is decision, a checked DLQ write first and a
-// tap that Naks on nil stay quiet.
+// registration; an errors.Is decision, a checked DLQ write first, one of
+// two closures and a tap that Naks on nil stay quiet, and a function that
+// returns a handler without taking one carries no fact.
 func TestMessagelessMiddleware(t *testing.T) {
 	t.Parallel()
+	analysistest.Run(t, checktest.TestData(), ackpermanent.Analyzer, "ackretryable/eventfeed/guard")
 	results := batch.Run(t, "ackpermanent/eventfeed/app")
 	checktest.CheckForeign(t, results, "guard.go", "no retry intent")
 }

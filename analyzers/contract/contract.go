@@ -98,10 +98,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	}
 	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs, m.files, m.testFuncs)
 	m.gate = m.gateOf(decls, importsCarrier(pass))
-	shapes := handlers.ShapesOf(m.imported.handlers)
-	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool {
-		return d.Name.IsExported() && handlers.IsCandidate(m.info, m.msgs, d) || handlers.MessagelessCandidate(m.info, m.msgs, shapes, d) != nil
-	})
+	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && handlers.IsCandidate(m.info, m.msgs, d) })
 	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.gate.MayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
 	m.dlq = dlq.Build(dlq.Inputs{
 		Info: m.info, Pkg: m.pkg,
@@ -117,7 +114,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	})
 	hd, err := handlers.Build(handlers.Inputs{
 		Fset: m.fset, Info: m.info, Pkg: m.pkg, Decode: cfg.Decode, DecodeFuncs: cfg.DecodeFuncs, MaySettle: m.gate.MaySettle, MayHandle: m.mayHandle,
-		Infer: infer, Imported: m.imported.handlers, Shapes: shapes, Syn: m.syn, Msgs: m.msgs, DLQ: m.dlq, Set: m.set, Defs: m.defs,
+		Infer: infer, Imported: m.imported.handlers, Syn: m.syn, Msgs: m.msgs, DLQ: m.dlq, Set: m.set, Defs: m.defs,
 		ReturnsOf: m.returnsOf, DeclByFn: m.declByFn, Decls: decls, MayRetry: m.gate.MayRetry,
 	})
 	if err != nil {

@@ -81,12 +81,12 @@ func (m *Result) foreignHandler(arg ast.Expr, call *ast.CallExpr, caller string,
 // closure a registration passes to a handler parameter: the closure is
 // the handler, and the middleware carries its facts
 // (MessagelessCandidate).
-func (m *Result) foreignMiddleware(fn *types.Func, call *ast.CallExpr, bus caller) {
+func (m *Result) foreignMiddleware(fn *types.Func, call *ast.CallExpr, caller string, ack token.Pos) {
 	fn = fn.Origin()
 	if fn.Pkg() == m.pkg || len(m.imported.Middleware[fn]) == 0 {
 		return
 	}
-	m.foreign = append(m.foreign, ForeignHandler{Fn: fn, Call: call, Caller: bus.name, Ack: bus.ack})
+	m.foreign = append(m.foreign, ForeignHandler{Fn: fn, Call: call, Caller: caller, Ack: ack})
 }
 
 // HandlerCandidates returns the function declarations of the package that

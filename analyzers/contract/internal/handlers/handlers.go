@@ -43,7 +43,7 @@ package handlers
 func Build(in Inputs) (*Result, error) {
 	m := &Result{fset: in.Fset, info: in.Info, pkg: in.Pkg, decode: in.Decode, decoders: in.DecodeFuncs, maySettle: in.MaySettle,
 		mayHandle: in.MayHandle, mayRetry: in.MayRetry, imported: in.Imported, syn: in.Syn, msgs: in.Msgs, dlq: in.DLQ, set: in.Set,
-		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn, decls: in.Decls, shapes: in.Shapes}
+		defs: in.Defs, returnsOf: in.ReturnsOf, declByFn: in.DeclByFn, decls: in.Decls}
 	if in.Infer {
 		if err := m.inferHandlerParams(in.Decls); err != nil {
 			return nil, err
@@ -56,6 +56,7 @@ func Build(in Inputs) (*Result, error) {
 	m.handlersInRoutes()
 	m.handlersThroughCallees()
 	m.findPendings()
+	m.shapes = ShapesOf(in.Imported)
 	m.messageless = m.messagelessCandidates(in.Decls)
 	return m, nil
 }

@@ -73,6 +73,10 @@ type Imported struct {
 	Factories  map[*types.Func]bool         // MiddlewareFact, Factory
 }
 
+// Shapes are the handler types a package sees through its dependencies'
+// facts: each a handler parameter's signature (shapes.go).
+type Shapes []*types.Signature
+
 // Inputs are what Build reads.
 type Inputs struct {
 	Fset   *token.FileSet
@@ -86,7 +90,6 @@ type Inputs struct {
 	MayRetry    bool // an error of the package may hold a retry carrier
 	Infer       bool // infer the handler parameters (MaySettle, or a handler directive)
 	Imported    Imported
-	Shapes      Shapes // ShapesOf(Imported), for MessagelessCandidate
 	Syn         *syntax.Index
 	Msgs        *messages.Table
 	DLQ         *dlq.Result

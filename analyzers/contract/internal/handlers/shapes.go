@@ -38,11 +38,7 @@ import (
 //     on nil: its closure's nil return is the Ack). A middleware that
 //     returns two literals is not a candidate (its facts would mix them).
 
-// Shapes are the handler types a package sees through its dependencies'
-// facts: each a handler parameter's signature.
-type Shapes []*types.Signature
-
-// ShapesOf returns the shapes of the handler parameters of imp's handler
+// ShapesOf returns the Shapes of the handler parameters of imp's handler
 // callers and middleware.
 func ShapesOf(imp Imported) Shapes {
 	var out Shapes
@@ -107,38 +103,27 @@ func MessagelessCandidate(info *types.Info, msgs *messages.Table, shapes Shapes,
 		return nil
 	}
 	sig := fn.Signature()
-	if takesMessage(msgs, sig) {
-		return nil
+	for i := range sig.Params().Len() {
+		if msgs.IsMessage(sig.Params().At(i).Type()) {
+			return nil
+		}
 	}
 	if ReturnsError(sig) && shapes.Fits(sig) {
 		return d
 	}
-	if lit := middlewareLit(info, shapes, sig, d.Body); lit != nil && !takesMessage(msgs, info.TypeOf(lit).(*types.Signature)) {
+	if lit := middlewareLit(info, shapes, sig, d.Body); lit != nil {
 		return &ast.FuncDecl{Name: d.Name, Type: lit.Type, Body: lit.Body}
 	}
 	return nil
 }
 
-// takesMessage reports whether a function of signature sig has a message
-// parameter.
-func takesMessage(msgs *messages.Table, sig *types.Signature) bool {
-	for i := range sig.Params().Len() {
-		if msgs.IsMessage(sig.Params().At(i).Type()) {
-			return true
-		}
-	}
-	return false
-}
-
 // middlewareLit returns the one function literal body returns when sig is
-// a middleware's (one result and one parameter, both fitting a shape),
-// or nil.
+// a middleware's (one result, and a parameter fitting a shape) and the
+// literal fits one, or nil. A function that returns a handler without
+// taking one is no middleware: what it returns is not registered through
+// a MiddlewareFact, so its literal is not solved for nothing.
 func middlewareLit(info *types.Info, shapes Shapes, sig *types.Signature, body *ast.BlockStmt) *ast.FuncLit {
 	if sig.Results().Len() != 1 {
-		return nil
-	}
-	res, ok := sig.Results().At(0).Type().Underlying().(*types.Signature)
-	if !ok || !shapes.Fits(res) {
 		return nil
 	}
 	wraps := false

@@ -18,6 +18,10 @@ func _(f *feed.Feed, s *views.Stock) {
 	f.Route("stock.counted", s.OnCounted) // want `retryable error err from upsert is dropped by handler \(\*views.Stock\).OnCounted: returning nil makes f.Route Ack the message`
 }
 
+func _(f *feed.Feed, s *views.Stock) {
+	f.Route("stock.audited", feed.WithMeta(s.OnAudited)) // want `retryable error err from upsert is dropped by handler \(\*views.Stock\).OnAudited: returning nil makes f.Route Ack the message`
+}
+
 // Quiet: OnShipped returns the error.
 func _(f *feed.Feed, s *views.Stock) {
 	f.Route("stock.shipped", s.OnShipped)

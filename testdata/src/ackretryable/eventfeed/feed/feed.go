@@ -1,8 +1,9 @@
 // Package feed is an event bus whose handlers take a decoded event, not a
 // message: Route keeps them in a map that deliver looks up, and deliver
 // Acks when the handler returns nil; Typed decodes the event's body into
-// a type parameter first. Tap calls its hooks and Naks whatever they
-// return: nothing there Acks on nil.
+// a type parameter first, and WithMeta adapts a handler of the event's
+// metadata and body. Tap calls its hooks and Naks whatever they
+// return: nothing there Acks on nil. Raw's handlers take the message.
 package feed
 
 import (
@@ -42,6 +43,20 @@ func Typed[T any](f *Feed, kind string, h func(ctx context.Context, ev Event, v 
 	})
 }
 
+// Meta is what an event says of itself.
+type Meta struct{ Kind, ID string }
+
+// WithMeta adapts a handler of an event's metadata and decoded body.
+func WithMeta[T any](h func(ctx context.Context, meta Meta, v T) error) Func {
+	return func(ctx context.Context, ev Event) error {
+		var v T
+		if err := json.Unmarshal(ev.Body, &v); err != nil {
+			return err
+		}
+		return h(ctx, Meta{Kind: ev.Kind, ID: ev.ID}, v)
+	}
+}
+
 func (f *Feed) Start(c jetstream.Consumer) error {
 	_, err := c.Consume(f.deliver)
 	return err
@@ -63,6 +78,21 @@ func (f *Feed) deliver(msg jetstream.Msg) {
 		return
 	}
 	_ = msg.Ack()
+}
+
+// MsgFunc handles a raw message.
+type MsgFunc func(ctx context.Context, msg jetstream.Msg) error
+
+// Raw consumes c with h, and Acks when h returns nil.
+func Raw(c jetstream.Consumer, h MsgFunc) error {
+	_, err := c.Consume(func(msg jetstream.Msg) {
+		if err := h(context.Background(), msg); err != nil {
+			_ = msg.Nak()
+			return
+		}
+		_ = msg.Ack()
+	})
+	return err
 }
 
 // Tap calls its hooks for every event and Naks the message whatever they

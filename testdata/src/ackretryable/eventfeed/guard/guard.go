@@ -4,7 +4,9 @@
 // here says so, so each middleware whose closure would be a defect if a
 // caller Acked on nil carries the closure's returns as facts, and the
 // packages that register it report them (ackpermanent/eventfeed/app,
-// dlqunchecked/eventfeed/app). The package dead-letters (Park).
+// dlqunchecked/eventfeed/app). The package dead-letters (Park). Its
+// PermanentDropFacts are checked by ackpermanent's
+// TestMessagelessMiddleware.
 package guard
 
 import (
@@ -34,7 +36,7 @@ func (p *Parker) writeDLQ(ctx context.Context, ev feed.Event) error {
 
 // SkipFailures retries what carries a delay and skips the rest: the
 // closure returns nil after a permanent failure, with no DLQ write.
-func SkipFailures(h feed.Func) feed.Func {
+func SkipFailures(h feed.Func) feed.Func { // want SkipFailures:"acks a permanent failure without evidence if a caller acks on nil"
 	return func(ctx context.Context, ev feed.Event) error {
 		err := h(ctx, ev)
 		if err == nil {
@@ -45,6 +47,81 @@ func SkipFailures(h feed.Func) feed.Func {
 			return err
 		}
 		log.Print("skipping ", ev.ID, ": ", err)
+		return nil
+	}
+}
+
+// SkipFailuresIf returns one of two closures: which one a registration
+// gets is not known, so neither is a candidate (their facts would mix).
+func SkipFailuresIf(skip bool, h feed.Func) feed.Func {
+	if skip {
+		return func(ctx context.Context, ev feed.Event) error {
+			err := h(ctx, ev)
+			if err == nil {
+				return nil
+			}
+			var rd retryDelayer
+			if errors.As(err, &rd) {
+				return err
+			}
+			return nil
+		}
+	}
+	return func(ctx context.Context, ev feed.Event) error { return h(ctx, ev) }
+}
+
+// ParkRaw dead-letters the message of a permanent failure, checks the
+// write, and returns nil. Its closure takes the message: the DLQ write
+// is of the closure's message.
+func (p *Parker) ParkRaw(h feed.MsgFunc) feed.MsgFunc {
+	return func(ctx context.Context, msg jetstream.Msg) error {
+		err := h(ctx, msg)
+		var rd retryDelayer
+		if err == nil || errors.As(err, &rd) {
+			return err
+		}
+		if _, werr := p.js.Publish(ctx, "stock.DLQ", msg.Data()); werr != nil {
+			return werr
+		}
+		return nil
+	}
+}
+
+// SkipRaw skips a permanent failure of a raw message: its closure
+// returns nil with no DLQ write.
+func SkipRaw(h feed.MsgFunc) feed.MsgFunc { // want SkipRaw:"acks a permanent failure without evidence if a caller acks on nil"
+	return func(ctx context.Context, msg jetstream.Msg) error {
+		err := h(ctx, msg)
+		var rd retryDelayer
+		if err == nil || errors.As(err, &rd) {
+			return err
+		}
+		return nil
+	}
+}
+
+// Skipper returns a handler without taking one: no middleware, so its
+// closure is no candidate and it carries no fact.
+func Skipper(apply func(feed.Event) error) feed.Func {
+	return func(ctx context.Context, ev feed.Event) error {
+		err := apply(ev)
+		var rd retryDelayer
+		if err == nil || errors.As(err, &rd) {
+			return err
+		}
+		return nil
+	}
+}
+
+// Later takes a handler but returns a thunk of another type, which no
+// bus takes: no candidate, no fact.
+func Later(h feed.Func, ev feed.Event) func() error {
+	return func() error {
+		err := h(context.Background(), ev)
+		var rd retryDelayer
+		if err == nil || errors.As(err, &rd) {
+			return err
+		}
 		return nil
 	}
 }

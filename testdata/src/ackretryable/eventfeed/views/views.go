@@ -2,8 +2,9 @@
 // a feed.Event (and a decoded body), never a message: nothing here says
 // they are handlers, so the returns that would be a defect if a caller
 // Acked on nil are exported as facts of the exported functions whose
-// signature a handler caller it can see (feed.Route, feed.Typed) accepts,
-// and reported where they are registered (ackretryable/eventfeed/app).
+// signature a handler caller or middleware it can see (feed.Route,
+// feed.Typed, feed.WithMeta) accepts, and reported where they are
+// registered (ackretryable/eventfeed/app).
 package views
 
 import (
@@ -38,6 +39,17 @@ func (s *Stock) OnCounted(ctx context.Context, ev feed.Event) error { // want On
 	return nil
 }
 
+type Audit struct{ Who string }
+
+// OnAudited drops the error too, with the signature of the handler
+// feed.WithMeta adapts (middleware, not a bus).
+func (s *Stock) OnAudited(ctx context.Context, meta feed.Meta, a Audit) error { // want OnAudited:"drops a retryable error if a caller acks on nil"
+	if err := s.upsert(ctx, a.Who); err != nil {
+		return nil
+	}
+	return nil
+}
+
 // OnShipped returns the error: no fact.
 func (s *Stock) OnShipped(ctx context.Context, ev feed.Event) error {
 	return s.upsert(ctx, ev.ID)
@@ -46,6 +58,32 @@ func (s *Stock) OnShipped(ctx context.Context, ev feed.Event) error {
 // Recount has a handler's signature but takes a count too: no handler
 // parameter of a caller views can see accepts it, so it carries no fact.
 func (s *Stock) Recount(ctx context.Context, ev feed.Event, n int, why string) error {
+	if err := s.upsert(ctx, ev.ID); err != nil {
+		return nil
+	}
+	return nil
+}
+
+// Transfer takes three parameters, as feed.Typed's handler does, but a
+// string where it takes a feed.Event: it fits no shape, so it carries no
+// fact.
+func (s *Stock) Transfer(ctx context.Context, from, to string) error {
+	if err := s.upsert(ctx, from+to); err != nil {
+		return nil
+	}
+	return nil
+}
+
+// Count returns a count too: it fits no shape, no fact.
+func (s *Stock) Count(ctx context.Context, ev feed.Event) (int, error) {
+	if err := s.upsert(ctx, ev.ID); err != nil {
+		return 0, nil
+	}
+	return 1, nil
+}
+
+// Tag is variadic, which feed.Typed's handler is not: no fact.
+func (s *Stock) Tag(ctx context.Context, ev feed.Event, tags ...string) error {
 	if err := s.upsert(ctx, ev.ID); err != nil {
 		return nil
 	}
