@@ -103,9 +103,11 @@ func TestForeignHandlers(t *testing.T) {
 // message (feed.Func, and feed.Typed's func(ctx, Event, T) error) are
 // candidates when their signature fits a handler parameter their package
 // sees through its imports' facts: views exports their drops, and app
-// reports them at the registration; a handler that returns its error, a
-// function of another signature, an unexported one and a registration
-// with a tap that Naks on nil stay quiet.
+// reports them at the registration, also with a bus that Acks in a
+// helper it passes the handler's error to (feed.Hub); a handler that
+// returns its error, a function of another signature, an unexported one
+// and registrations where nothing Acks on nil (a tap, a helper that Naks
+// on nil, one passed or testing another error) stay quiet.
 func TestMessagelessHandlers(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "ackretryable/eventfeed/views")

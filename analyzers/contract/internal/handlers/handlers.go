@@ -4,9 +4,10 @@
 // struct fields that hold one), middleware, the bodies passed to them
 // (literals, functions, method values, routes in maps and slices, kept as
 // functions or as entry structs with a handler field), the
-// handlers of other packages registered here, and payload decodes. It
-// reads the syntax, defs, messages, dlq and settle stages, the facts of
-// the dependencies and the type information.
+// handlers of other packages registered here, the functions that could be
+// handlers registered in another package (with or without a message), and
+// payload decodes. It reads the syntax, defs, messages, dlq and settle
+// stages, the facts of the dependencies and the type information.
 package handlers
 
 // Handlers (CONTRACT.md version 2): a function whose error result its
@@ -34,8 +35,13 @@ package handlers
 // in a second map whose results are only logged is no handler; //retrylint:handler
 // for the rest. A handler registered in another package than its own is a
 // ForeignHandler of the registering package, judged there through the
-// handler package's facts (analyzers/internal/foreign). Not yet: buses
-// that decide the settlement through a table (this project's runtime/bus).
+// handler package's facts (analyzers/internal/foreign); a function that
+// takes no message is a candidate for it when its signature fits a
+// handler parameter its package sees, and so is the closure of such
+// middleware (shapes.go). An Ack on nil in a helper of the package that
+// the handler's error is passed to counts as the caller's
+// (settlehelper.go). Not yet: buses that decide the settlement through a
+// table (this project's runtime/bus).
 
 // Build finds the package's handler parameters (when in.Infer; an
 // invalid //retrylint:handler directive is an error), middleware and

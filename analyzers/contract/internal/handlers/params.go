@@ -46,7 +46,7 @@ func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 			if p == nil || !ReturnsError(p.Type()) {
 				continue
 			}
-			ack := m.acksOnNil(d.Body, func(call *ast.CallExpr) bool { return m.callsVar(call, p) })
+			ack := m.acksOnNil(d.Body, handlerErr{isCall: func(call *ast.CallExpr) bool { return m.callsVar(call, p) }})
 			payload := func() []int { return m.payloadArgs(d.Body, p) }
 			if !ack.IsValid() {
 				var field *types.Var
@@ -228,7 +228,7 @@ func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 			if !uses {
 				continue
 			}
-			if ack := m.acksOnNil(d.Body, isCall); ack.IsValid() {
+			if ack := m.acksOnNil(d.Body, handlerErr{isCall: isCall}); ack.IsValid() {
 				out[field] = ack
 				break
 			}
@@ -259,9 +259,9 @@ func (m *Result) calledField(e ast.Expr) *types.Var {
 	return v
 }
 
-// acksOnNil returns the position of an Ack in body that runs where a call
-// for which isHandlerCall holds returned a nil error, or token.NoPos.
-func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
+// acksOnNil returns the position of an Ack in body that runs where a
+// handler's error (herr) is nil, or token.NoPos.
+func (m *Result) acksOnNil(body *ast.BlockStmt, herr handlerErr) token.Pos {
 	ack := token.NoPos
 	var visitList func(list []ast.Stmt)
 	visitList = func(list []ast.Stmt) {
@@ -269,8 +269,11 @@ func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr
 			if ack.IsValid() {
 				return
 			}
+			if ack = m.acksInHelper(s, herr); ack.IsValid() {
+				return // settle(msg, err), a helper that Acks when err is nil (settlehelper.go)
+			}
 			ifs, ok := s.(*ast.IfStmt)
-			if !ok || !m.testsCallOf(ifs, isHandlerCall) {
+			if !ok || !m.testsCallOf(ifs, herr) {
 				continue
 			}
 			bin := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
@@ -301,7 +304,7 @@ func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr
 		case *ast.CommClause:
 			visitList(n.Body)
 		case *ast.SwitchStmt:
-			ack = m.acksInNilCase(n, isHandlerCall)
+			ack = m.acksInNilCase(n, herr)
 		}
 		return !ack.IsValid()
 	})
@@ -311,7 +314,7 @@ func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr
 // acksInNilCase returns the first Ack of the case `case err == nil:` of a
 // switch without a tag, where err holds a handler call's error, or
 // token.NoPos.
-func (m *Result) acksInNilCase(s *ast.SwitchStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
+func (m *Result) acksInNilCase(s *ast.SwitchStmt, herr handlerErr) token.Pos {
 	if s.Tag != nil {
 		return token.NoPos
 	}
@@ -320,7 +323,7 @@ func (m *Result) acksInNilCase(s *ast.SwitchStmt, isHandlerCall func(*ast.CallEx
 		if !ok || len(cc.List) != 1 {
 			continue
 		}
-		if bin, ok := ast.Unparen(cc.List[0]).(*ast.BinaryExpr); ok && bin.Op == token.EQL && m.testsCallOf(&ast.IfStmt{If: cc.Case, Cond: cc.List[0]}, isHandlerCall) {
+		if bin, ok := ast.Unparen(cc.List[0]).(*ast.BinaryExpr); ok && bin.Op == token.EQL && m.testsCallOf(&ast.IfStmt{If: cc.Case, Cond: cc.List[0]}, herr) {
 			ack := m.firstAck(&ast.BlockStmt{List: cc.Body})
 			var others []ast.Node // the clauses where the error is not nil
 			for _, other := range s.Body.List {
@@ -337,8 +340,10 @@ func (m *Result) acksInNilCase(s *ast.SwitchStmt, isHandlerCall func(*ast.CallEx
 
 // testsCallOf reports whether an if statement tests, against nil, the
 // error of a call of p: if err := p(...); err != nil, if p(...) != nil, or
-// a variable whose one reaching definition is such a call.
-func (m *Result) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) bool) bool {
+// a variable whose one reaching definition is such a call; in a helper
+// the handler's error is passed to, its parameter (handlerErr.param) with
+// no definition before the test.
+func (m *Result) testsCallOf(s *ast.IfStmt, herr handlerErr) bool {
 	bin, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
 	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
 		return false
@@ -351,7 +356,7 @@ func (m *Result) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) bo
 	}
 	isCallOfP := func(e ast.Expr) bool {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		return ok && isHandlerCall(call)
+		return ok && herr.isCall(call)
 	}
 	switch x := ast.Unparen(x).(type) {
 	case *ast.CallExpr:
@@ -362,6 +367,9 @@ func (m *Result) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) bo
 			return false
 		}
 		defs := m.defs().Reaching(v, s.Cond.Pos())
+		if len(defs) == 0 {
+			return herr.param != nil && v == herr.param
+		}
 		return len(defs) == 1 && defs[0].RHS != nil && isCallOfP(defs[0].RHS)
 	}
 	return false

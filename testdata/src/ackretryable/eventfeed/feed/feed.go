@@ -3,7 +3,10 @@
 // Acks when the handler returns nil; Typed decodes the event's body into
 // a type parameter first, and WithMeta adapts a handler of the event's
 // metadata and body. Tap calls its hooks and Naks whatever they
-// return: nothing there Acks on nil. Raw's handlers take the message.
+// return: nothing there Acks on nil. Raw's handlers take the message. Hub
+// settles through a helper that Acks when the handler's error is nil;
+// Mirror's helper Naks then, Relay passes its helper another error, and
+// Echo's helper tests another.
 package feed
 
 import (
@@ -93,6 +96,97 @@ func Raw(c jetstream.Consumer, h MsgFunc) error {
 		_ = msg.Ack()
 	})
 	return err
+}
+
+// Hub settles through a helper: deliver passes the handler's error to
+// settle, which Acks when it is nil.
+type Hub struct {
+	routes map[string]Func
+}
+
+func (h *Hub) Handle(kind string, fn Func) { h.routes[kind] = fn }
+
+func (h *Hub) deliver(msg jetstream.Msg) {
+	ev := Event{Kind: msg.Subject(), Body: msg.Data()}
+	fn, ok := h.routes[ev.Kind]
+	if !ok {
+		_ = msg.Term()
+		return
+	}
+	err := fn(context.Background(), ev)
+	h.settle(msg, err)
+}
+
+func (h *Hub) settle(msg jetstream.Msg, err error) {
+	if err == nil {
+		_ = msg.Ack()
+		return
+	}
+	_ = msg.NakWithDelay(time.Second)
+}
+
+// Mirror's helper Naks when the error it is passed is nil: nothing Acks
+// on nil.
+type Mirror struct {
+	hooks map[string]Func
+}
+
+func (m *Mirror) Handle(kind string, fn Func) { m.hooks[kind] = fn }
+
+func (m *Mirror) deliver(msg jetstream.Msg) {
+	ev := Event{Kind: msg.Subject(), Body: msg.Data()}
+	if fn, ok := m.hooks[ev.Kind]; ok {
+		err := fn(context.Background(), ev)
+		m.settle(msg, err)
+	}
+}
+
+func (m *Mirror) settle(msg jetstream.Msg, err error) {
+	if err == nil {
+		_ = msg.Nak()
+		return
+	}
+	_ = msg.Term()
+}
+
+// Relay passes its helper another error than its hooks': the context's.
+type Relay struct {
+	hooks map[string]Func
+}
+
+func (r *Relay) Handle(kind string, fn Func) { r.hooks[kind] = fn }
+
+func (r *Relay) deliver(ctx context.Context, msg jetstream.Msg) {
+	ev := Event{Kind: msg.Subject(), Body: msg.Data()}
+	if fn, ok := r.hooks[ev.Kind]; ok {
+		_ = fn(ctx, ev)
+		cerr := ctx.Err()
+		(&Hub{}).settle(msg, cerr)
+	}
+}
+
+// Echo's helper Acks when its other error parameter is nil, not the
+// handler's.
+type Echo struct {
+	hooks map[string]Func
+}
+
+func (e *Echo) Handle(kind string, fn Func) { e.hooks[kind] = fn }
+
+func (e *Echo) deliver(ctx context.Context, msg jetstream.Msg) {
+	ev := Event{Kind: msg.Subject(), Body: msg.Data()}
+	if fn, ok := e.hooks[ev.Kind]; ok {
+		err := fn(ctx, ev)
+		e.settle(msg, err, ctx.Err())
+	}
+}
+
+func (e *Echo) settle(msg jetstream.Msg, err, cerr error) {
+	if cerr == nil {
+		_ = msg.Ack()
+		return
+	}
+	_ = msg.Nak()
 }
 
 // Tap calls its hooks for every event and Naks the message whatever they
