@@ -40,7 +40,7 @@ package handlers
 // handler parameter its package sees, and so is the closure of such
 // middleware (shapes.go). An Ack on nil in a helper of the package that
 // the handler's error is passed to counts as the caller's
-// (settlehelper.go). Not yet: buses that decide the settlement through a
+// (acks.go). Not yet: buses that decide the settlement through a
 // table (this project's runtime/bus).
 
 // Build finds the package's handler parameters (when in.Infer; an
