@@ -21,6 +21,7 @@ var batch = checktest.NewBatch(ackpermanent.Analyzer, checktest.StandardPackages
 	"ackpermanent/nodlq",
 	"ackpermanent/crosspkg/retry", "ackpermanent/crosspkg/consumer",
 	"ackpermanent/handlers/bus", "ackpermanent/handlers/svc", "ackpermanent/handlers/app",
+	"ackpermanent/eventfeed/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -81,6 +82,20 @@ func TestForeignHandlers(t *testing.T) {
 	t.Parallel()
 	results := batch.Run(t, "ackpermanent/handlers/app")
 	checktest.CheckForeign(t, results, "billing.go", "no retry intent")
+}
+
+// TestMessagelessMiddleware: middleware of another package whose closure
+// takes a decoded event and no message (guard.SkipFailures(h) returning a
+// feed.Func) is the handler where its result is registered: the closure's
+// nil after a "no retry intent" classification is reported at the
+// registration; an errors.Is decision, a checked DLQ write first, one of
+// two closures and a tap that Naks on nil stay quiet, and a function that
+// returns a handler without taking one carries no fact.
+func TestMessagelessMiddleware(t *testing.T) {
+	t.Parallel()
+	analysistest.Run(t, checktest.TestData(), ackpermanent.Analyzer, "ackretryable/eventfeed/guard")
+	results := batch.Run(t, "ackpermanent/eventfeed/app")
+	checktest.CheckForeign(t, results, "guard.go", "no retry intent")
 }
 
 // TestDoc checks the analyzer's Doc is doc.go's section: a lowercase title

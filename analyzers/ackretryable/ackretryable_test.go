@@ -29,6 +29,7 @@ var batch = checktest.NewBatch(ackretryable.Analyzer, checktest.StandardPackages
 	"ackretryable/foreign/svc", "ackretryable/foreign/app",
 	"ackretryable/entryrouter/inproc", "ackretryable/entryrouter/invoices", "ackretryable/entryrouter/app",
 	"ackretryable/jobrunner/mail", "ackretryable/jobrunner/app",
+	"ackretryable/eventfeed/views", "ackretryable/eventfeed/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -130,6 +131,22 @@ func TestForeignHandlers(t *testing.T) {
 	t.Parallel()
 	results := batch.Run(t, "ackretryable/foreign/app")
 	checktest.CheckForeign(t, results, "svc.go")
+}
+
+// TestMessagelessHandlers: handlers that take a decoded event and no
+// message (feed.Func, and feed.Typed's func(ctx, Event, T) error) are
+// candidates when their signature fits a handler parameter their package
+// sees through its imports' facts: views exports their drops, and app
+// reports them at the registration, also with a bus that Acks in a
+// helper it passes the handler's error to (feed.Hub); a handler that
+// returns its error, a function of another signature, an unexported one
+// and registrations where nothing Acks on nil (a tap, a helper that Naks
+// on nil, one passed or testing another error) stay quiet.
+func TestMessagelessHandlers(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "ackretryable/eventfeed/views")
+	results := batch.Run(t, "ackretryable/eventfeed/app")
+	checktest.CheckForeign(t, results, "views.go")
 }
 
 // TestDeferred runs the check over deferred Acks pending at returns.

@@ -16,6 +16,7 @@ var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages
 	"dlqunchecked/v3/unconfirmed",
 	"dlqunchecked/redelivery",
 	"dlqunchecked/foreign/park", "dlqunchecked/foreign/bus", "dlqunchecked/foreign/app",
+	"dlqunchecked/eventfeed/app",
 )...)
 
 // TestStandardPackages runs the check over its standard test packages:
@@ -56,6 +57,17 @@ func TestForeignHandlers(t *testing.T) {
 	t.Parallel()
 	results := batch.Run(t, "dlqunchecked/foreign/app")
 	checktest.CheckForeign(t, results, "park.go", "the DLQ write")
+}
+
+// TestMessagelessMiddleware: parking middleware of another package whose
+// closure takes a decoded event and no message is the handler where its
+// result is registered: the closure's nil after an unchecked DLQ write is
+// reported at the registration; a checked write and a tap that Naks on
+// nil stay quiet.
+func TestMessagelessMiddleware(t *testing.T) {
+	t.Parallel()
+	results := batch.Run(t, "dlqunchecked/eventfeed/app")
+	checktest.CheckForeign(t, results, "guard.go", "the DLQ write")
 }
 
 // TestContractV3Writes runs the check over the DLQ writes of contract

@@ -62,6 +62,7 @@ func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, bus caller, payload
 	}
 	if call, ok := ast.Unparen(arg).(*ast.CallExpr); ok {
 		if fn := gotypes.StaticCallee(m.info, call); fn != nil {
+			m.foreignMiddleware(fn, at, bus.name, bus.ack) // its closure, a handler without a message (shapes.go)
 			for _, j := range m.middlewareParams(fn) {
 				if j < len(call.Args) {
 					m.markHandler(call.Args[j], at, bus, payload, depth+1)

@@ -77,15 +77,35 @@ func (m *Result) foreignHandler(arg ast.Expr, call *ast.CallExpr, caller string,
 	m.foreign = append(m.foreign, h)
 }
 
+// foreignMiddleware records the middleware of another package whose
+// closure a registration passes to a handler parameter: the closure is
+// the handler, and the middleware carries its facts
+// (MessagelessCandidate).
+func (m *Result) foreignMiddleware(fn *types.Func, call *ast.CallExpr, caller string, ack token.Pos) {
+	fn = fn.Origin()
+	if fn.Pkg() == m.pkg || len(m.imported.Middleware[fn]) == 0 {
+		return
+	}
+	m.foreign = append(m.foreign, ForeignHandler{Fn: fn, Call: call, Caller: caller, Ack: ack})
+}
+
 // HandlerCandidates returns the function declarations of the package that
 // could be handlers registered in another package (exported, a message
 // parameter, an error result) and are not known to be handlers here, in
 // source order. Only an exported name can be registered from elsewhere.
+//
+// A candidate that takes no message (MessagelessCandidate, shapes.go) is
+// among them, as the declaration that function returns: for middleware,
+// the literal it returns under its name.
 func (m *Result) HandlerCandidates() []*ast.FuncDecl {
 	var out []*ast.FuncDecl
 	for _, d := range m.decls {
-		if d.Name.IsExported() && m.handlers[d.Body] == nil && IsCandidate(m.info, m.msgs, d) {
-			out = append(out, d)
+		c := d
+		if !d.Name.IsExported() || !IsCandidate(m.info, m.msgs, d) {
+			c = m.messageless[d]
+		}
+		if c != nil && m.handlers[c.Body] == nil {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -95,11 +115,15 @@ func (m *Result) HandlerCandidates() []*ast.FuncDecl {
 // package that could be handlers (IsCandidate) or typed handlers
 // (IsTypedCandidate) registered in another package, handlers here or not,
 // in source order: the bodies the paths stage solves for that purpose.
+// A MessagelessCandidate is among them, as HandlerCandidates gives it.
 func (m *Result) ExportedCandidates() []*ast.FuncDecl {
 	var out []*ast.FuncDecl
 	for _, d := range m.decls {
-		if d.Name.IsExported() && (IsCandidate(m.info, m.msgs, d) || IsTypedCandidate(m.info, m.msgs, d)) {
+		switch {
+		case d.Name.IsExported() && (IsCandidate(m.info, m.msgs, d) || IsTypedCandidate(m.info, m.msgs, d)):
 			out = append(out, d)
+		case m.messageless[d] != nil:
+			out = append(out, m.messageless[d])
 		}
 	}
 	return out

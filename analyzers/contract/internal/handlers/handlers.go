@@ -6,9 +6,10 @@
 // functions or as entry structs with a handler field), the handlers of
 // other packages registered here (through a registry whose entries a
 // runner of a third package settles, too), what the package says of such
-// a split (FieldFact), and payload decodes. It reads the syntax, defs,
-// messages, dlq and settle stages, the facts of the dependencies and the
-// type information.
+// a split (FieldFact), the functions that could be handlers registered in
+// another package (with or without a message), and payload decodes. It
+// reads the syntax, defs, messages, dlq and settle stages, the facts of
+// the dependencies and the type information.
 package handlers
 
 // Handlers (CONTRACT.md version 2): a function whose error result its
@@ -36,13 +37,16 @@ package handlers
 // in a second map whose results are only logged is no handler; //retrylint:handler
 // for the rest. A handler registered in another package than its own is a
 // ForeignHandler of the registering package, judged there through the
-// handler package's facts (analyzers/internal/foreign). A registry whose
-// entries a runner of another package settles (a job framework) is known
-// only where both are in sight: its package and the runner's each export
-// a FieldFact, and the package importing both links them (split.go). Not
-// yet: a runner that passes the handler's error to a settling helper
-// (r.settle(ctx, msg, err)) without an Ack on nil of its own; buses
-// that decide the settlement through a table (this project's runtime/bus).
+// handler package's facts (analyzers/internal/foreign); a function that
+// takes no message is a candidate for it when its signature fits a
+// handler parameter its package sees, and so is the closure of such
+// middleware (shapes.go). A registry whose entries a runner of another
+// package settles (a job framework) is known only where both are in
+// sight: its package and the runner's each export a FieldFact, and the
+// package importing both links them (split.go). An Ack on nil in a helper
+// of the package that the handler's error is passed to counts as the
+// caller's (acks.go). Not yet: buses that decide the settlement through a
+// table (this project's runtime/bus).
 
 // Build finds the package's handler parameters (when in.Infer; an
 // invalid //retrylint:handler directive is an error), middleware and
@@ -65,5 +69,7 @@ func Build(in Inputs) (*Result, error) {
 	m.handlersInRoutes()
 	m.handlersThroughCallees()
 	m.findPendings()
+	m.shapes = ShapesOf(in.Imported)
+	m.messageless = m.messagelessCandidates(in.Decls)
 	return m, nil
 }

@@ -35,7 +35,7 @@ func (m *Result) inferMiddleware(decls []*ast.FuncDecl) {
 				m.middleware[fn] = append(m.middleware[fn], i)
 			}
 		}
-		for _, lit := range m.returnedLits(d.Body) {
+		for _, lit := range returnedLits(m.info, d.Body) {
 			if ps := messages.ParamVars(m.info, lit.Type); len(ps) == 1 && ps[0] != nil && ReturnsError(ps[0].Type()) && m.returnsWrapper(lit.Body, ps[0]) {
 				m.factories[fn] = true
 			}
@@ -57,7 +57,7 @@ func (m *Result) isFactory(fn *types.Func) bool {
 // or a variable that the call defines (err := p(ctx, msg); ...; return
 // err: where the call returned nil, so does the literal).
 func (m *Result) returnsWrapper(body *ast.BlockStmt, p *types.Var) bool {
-	for _, lit := range m.returnedLits(body) {
+	for _, lit := range returnedLits(m.info, body) {
 		found := false
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 {
@@ -96,7 +96,7 @@ func (m *Result) passesCallOf(e ast.Expr, pos token.Pos, p *types.Var) bool {
 // returnedLits returns the function literals (possibly converted:
 // Handler(func(...) error { ... })) that body returns, not those they
 // return in turn.
-func (m *Result) returnedLits(body *ast.BlockStmt) []*ast.FuncLit {
+func returnedLits(info *types.Info, body *ast.BlockStmt) []*ast.FuncLit {
 	var out []*ast.FuncLit
 	ast.Inspect(body, func(n ast.Node) bool {
 		ret, ok := n.(*ast.ReturnStmt)
@@ -105,7 +105,7 @@ func (m *Result) returnedLits(body *ast.BlockStmt) []*ast.FuncLit {
 		}
 		e := ast.Unparen(ret.Results[0])
 		if conv, ok := e.(*ast.CallExpr); ok && len(conv.Args) == 1 {
-			if tv, ok := m.info.Types[conv.Fun]; ok && tv.IsType() {
+			if tv, ok := info.Types[conv.Fun]; ok && tv.IsType() {
 				e = ast.Unparen(conv.Args[0])
 			}
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
-	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // inferHandlerParams finds the package's functions that call a func-typed
@@ -46,7 +45,7 @@ func (m *Result) inferHandlerParams(decls []*ast.FuncDecl) error {
 			if p == nil || !ReturnsError(p.Type()) {
 				continue
 			}
-			ack := m.acksOnNil(d.Body, func(call *ast.CallExpr) bool { return m.callsVar(call, p) })
+			ack := m.acksOnNil(d.Body, handlerErr{isCall: func(call *ast.CallExpr) bool { return m.callsVar(call, p) }})
 			payload := func() []int { return m.payloadArgs(d.Body, p) }
 			if !ack.IsValid() {
 				var field *types.Var
@@ -228,7 +227,7 @@ func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 			if !uses {
 				continue
 			}
-			if ack := m.acksOnNil(d.Body, isCall); ack.IsValid() {
+			if ack := m.acksOnNil(d.Body, handlerErr{isCall: isCall}); ack.IsValid() {
 				out[field] = ack
 				break
 			}
@@ -260,135 +259,4 @@ func (m *Result) calledField(e ast.Expr) *types.Var {
 	}
 	v, _ := s.Obj().(*types.Var)
 	return v
-}
-
-// acksOnNil returns the position of an Ack in body that runs where a call
-// for which isHandlerCall holds returned a nil error, or token.NoPos.
-func (m *Result) acksOnNil(body *ast.BlockStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
-	ack := token.NoPos
-	var visitList func(list []ast.Stmt)
-	visitList = func(list []ast.Stmt) {
-		for i, s := range list {
-			if ack.IsValid() {
-				return
-			}
-			ifs, ok := s.(*ast.IfStmt)
-			if !ok || !m.testsCallOf(ifs, isHandlerCall) {
-				continue
-			}
-			bin := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
-			rest := &ast.BlockStmt{List: list[i+1:]}
-			switch {
-			case bin.Op == token.EQL:
-				ack = m.firstAck(ifs.Body)
-				if ifs.Else != nil {
-					m.noteOnError(ack, ifs.Else)
-				} else if leavesBlock(ifs.Body) {
-					m.noteOnError(ack, rest)
-				}
-			case ifs.Else != nil:
-				ack = m.firstAck(ifs.Else)
-				m.noteOnError(ack, ifs.Body)
-			case leavesBlock(ifs.Body):
-				ack = m.firstAck(rest)
-				m.noteOnError(ack, ifs.Body)
-			}
-		}
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			visitList(n.List)
-		case *ast.CaseClause:
-			visitList(n.Body)
-		case *ast.CommClause:
-			visitList(n.Body)
-		case *ast.SwitchStmt:
-			ack = m.acksInNilCase(n, isHandlerCall)
-		}
-		return !ack.IsValid()
-	})
-	return ack
-}
-
-// acksInNilCase returns the first Ack of the case `case err == nil:` of a
-// switch without a tag, where err holds a handler call's error, or
-// token.NoPos.
-func (m *Result) acksInNilCase(s *ast.SwitchStmt, isHandlerCall func(*ast.CallExpr) bool) token.Pos {
-	if s.Tag != nil {
-		return token.NoPos
-	}
-	for _, st := range s.Body.List {
-		cc, ok := st.(*ast.CaseClause)
-		if !ok || len(cc.List) != 1 {
-			continue
-		}
-		if bin, ok := ast.Unparen(cc.List[0]).(*ast.BinaryExpr); ok && bin.Op == token.EQL && m.testsCallOf(&ast.IfStmt{If: cc.Case, Cond: cc.List[0]}, isHandlerCall) {
-			ack := m.firstAck(&ast.BlockStmt{List: cc.Body})
-			var others []ast.Node // the clauses where the error is not nil
-			for _, other := range s.Body.List {
-				if other != st {
-					others = append(others, other)
-				}
-			}
-			m.noteOnError(ack, others...)
-			return ack
-		}
-	}
-	return token.NoPos
-}
-
-// testsCallOf reports whether an if statement tests, against nil, the
-// error of a call of p: if err := p(...); err != nil, if p(...) != nil, or
-// a variable whose one reaching definition is such a call.
-func (m *Result) testsCallOf(s *ast.IfStmt, isHandlerCall func(*ast.CallExpr) bool) bool {
-	bin, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
-	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
-		return false
-	}
-	x := bin.X
-	if gotypes.IsNilExpr(m.info, x) {
-		x = bin.Y
-	} else if !gotypes.IsNilExpr(m.info, bin.Y) {
-		return false
-	}
-	isCallOfP := func(e ast.Expr) bool {
-		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		return ok && isHandlerCall(call)
-	}
-	switch x := ast.Unparen(x).(type) {
-	case *ast.CallExpr:
-		return isCallOfP(x)
-	case *ast.Ident:
-		v, ok := m.info.Uses[x].(*types.Var)
-		if !ok {
-			return false
-		}
-		defs := m.defs().Reaching(v, s.Cond.Pos())
-		return len(defs) == 1 && defs[0].RHS != nil && isCallOfP(defs[0].RHS)
-	}
-	return false
-}
-
-// firstAck returns the first Ack (done settlement of an ack method) in n,
-// outside function literals, or token.NoPos.
-func (m *Result) firstAck(n ast.Node) token.Pos {
-	pos := token.NoPos
-	ast.Inspect(n, func(n ast.Node) bool {
-		if pos.IsValid() {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if ack, ok := m.msgs.AsAckCall(n); ok && ack.Settlement == profile.Done {
-				pos = n.Pos()
-			} else if site := m.set.CertainAckInside(n); site.IsValid() {
-				pos = site
-			}
-		}
-		return true
-	})
-	return pos
 }

@@ -83,6 +83,10 @@ type Imported struct {
 	fieldAcks    map[string]fieldAck        // FieldFact.Acks, by field
 }
 
+// Shapes are the handler types a package sees through its dependencies'
+// facts: each a handler parameter's signature (shapes.go).
+type Shapes []*types.Signature
+
 // Inputs are what Build reads.
 type Inputs struct {
 	Fset   *token.FileSet
@@ -138,6 +142,8 @@ type Result struct {
 	routeVars        map[*types.Var]*types.Var        // locals defined by a lookup in a route field, with the field
 	routeFuncs       map[*types.Func]*types.Var       // functions that return a handler looked up in a route field (routes.go)
 	pending          []Pending                        // registrations through an interface with no implementation in sight
+	shapes           Shapes                           // handler types the package sees (shapes.go)
+	messageless      map[*ast.FuncDecl]*ast.FuncDecl  // candidates without a message, by their declaration (shapes.go)
 	onErr            map[token.Pos]profile.Settlement // what the caller whose Ack on nil is at a position does on error (onerror.go)
 	fieldFacts       map[*types.Func]*FieldFact       // what the package's functions say of fields in a registry split from its runner (split.go)
 	returnsField     map[*types.Func]*types.Var       // imported entry methods returning a field's call's result, with the field

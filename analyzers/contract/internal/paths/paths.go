@@ -183,6 +183,12 @@ func (m *Result) solvePaths() {
 			bodies = append(bodies, d.Body)
 		}
 	}
+	for _, body := range m.hd.MessagelessBodies() {
+		if _, seen := m.paths[body]; !seen && m.mayRetry && len(m.hd.NilReturns(body)) > 0 {
+			m.paths[body] = nil
+			bodies = append(bodies, body)
+		}
+	}
 	slices.SortFunc(bodies, func(a, b *ast.BlockStmt) int { return int(a.Pos() - b.Pos()) })
 	for _, body := range bodies {
 		ep, converged := m.tr.Solve(body)
