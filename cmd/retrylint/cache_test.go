@@ -49,7 +49,7 @@ func TestPackageCache(t *testing.T) {
 	// (not the cache; their stats go nowhere), so reference starts them
 	// beside the cached runs; every edit waits for them first.
 	uncached := make(map[string]func() result)
-	uncachedEnv := append(slices.Clone(env), "RETRYLINT_CACHE_STATS=")
+	uncachedEnv := withoutStats(env)
 	reference := func(flags ...string) func() result {
 		t.Helper()
 		key := strings.Join(flags, " ")

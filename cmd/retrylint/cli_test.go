@@ -385,6 +385,28 @@ func startEnv(t *testing.T, dir string, env []string, args ...string) func() res
 	}
 }
 
+// withoutStats is env for an uncached run beside cached ones that share
+// its RETRYLINT_CACHE_STATS file: an uncached run writes its stats too
+// (everything analyzed), which would race with what a cached run wrote.
+func withoutStats(env []string) []string {
+	return append(slices.Clone(env), "RETRYLINT_CACHE_STATS=")
+}
+
+// TestWithoutStats: a run in withoutStats's environment leaves the stats
+// file of the environment it was given alone.
+func TestWithoutStats(t *testing.T) {
+	t.Parallel()
+	dir := fixModule(t)
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	env := withoutStats([]string{"XDG_CACHE_HOME=" + t.TempDir(), "RETRYLINT_CACHE_STATS=" + statsFile})
+	if r := runEnv(t, dir, env, "-cache=false", "./..."); r.code != 3 {
+		t.Fatalf("exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(statsFile); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the run wrote its stats to %s (%v)", statsFile, err)
+	}
+}
+
 // TestSuppressionFailsClosed: through the command line and go vet alike,
 // a directive with a misspelled check list suppresses nothing and is
 // reported; a file-ignore and .retrylint.yaml's exclude (top level and
