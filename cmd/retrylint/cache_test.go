@@ -43,20 +43,34 @@ func TestPackageCache(t *testing.T) {
 		t.Helper()
 		return runStats(t, dir, env, statsFile, append(args, "./...")...)
 	}
+	// uncached holds the output of uncached runs by flags, to compare
+	// cached runs with: the last, when the sources changed only in
+	// comments at the end of files since. They read the sources alone
+	// (not the cache; their stats go nowhere), so reference starts them
+	// beside the cached runs; every edit waits for them first.
+	uncached := make(map[string]func() result)
+	uncachedEnv := withoutStats(env)
+	reference := func(flags ...string) func() result {
+		t.Helper()
+		key := strings.Join(flags, " ")
+		if uncached[key] == nil {
+			uncached[key] = startEnv(t, dir, uncachedEnv, append(append([]string{"-cache=false"}, flags...), "./...")...)
+		}
+		return uncached[key]
+	}
+	quiesce := func() {
+		t.Helper()
+		for _, wait := range uncached {
+			wait()
+		}
+	}
 	// check runs retrylint with flags and compares its output with an
-	// uncached run's (the last, when the sources changed only in comments
-	// at the end of files since).
-	uncached := make(map[string]result)
+	// uncached run's.
 	check := func(step string, wantAnalyzed []string, flags ...string) {
 		t.Helper()
+		wait := reference(flags...)
 		got, analyzed := run(flags...)
-		key := strings.Join(flags, " ")
-		want, ok := uncached[key]
-		if !ok {
-			want, _ = run(append([]string{"-cache=false"}, flags...)...)
-			uncached[key] = want
-		}
-		if got != want {
+		if want := wait(); got != want {
 			t.Errorf("%s %v: cached run printed\n%+v\nuncached:\n%+v", step, flags, got, want)
 		}
 		if got.code != 3 {
@@ -68,6 +82,7 @@ func TestPackageCache(t *testing.T) {
 	}
 	edit := func(file string) {
 		t.Helper()
+		quiesce()
 		f, err := os.OpenFile(filepath.Join(dir, file), os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -95,15 +110,20 @@ func TestPackageCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	quiesce()
 	if err := os.WriteFile(svcFile, append([]byte("// Package svc.\n\n"), data...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	settle(t, svcFile)
 	clear(uncached)
+	formats := []string{"-json", "-format=sarif", "-format=github"}
+	for _, flag := range append(formats, "-ackretryable=false") {
+		reference(flag)
+	}
 	check("svc edited", dependents(t, dir, env, "example.com/shop/svc"))
 
 	// Output flags do not change a package's results: they share entries.
-	for _, format := range []string{"-json", "-format=sarif", "-format=github"} {
+	for _, format := range formats {
 		edit("svc/decode.go")
 		check("decode edited", dependents(t, dir, env, "example.com/shop/svc"), format)
 	}
@@ -212,7 +232,12 @@ func TestPackageCacheCorpus(t *testing.T) {
 	env := []string{"GOPATH=" + gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off",
 		"XDG_CACHE_HOME=" + t.TempDir(), "RETRYLINT_CACHE_STATS=" + statsFile}
 
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Tests: true, Env: append(os.Environ(), env...)}, "./...")
+	// Types from export data: the compiler, in a process of its own (not
+	// race-instrumented, its work kept in the build cache), finds the
+	// type errors that type-checking every package from source in this
+	// process found, in the same packages.
+	mode := packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedTypes
+	pkgs, err := packages.Load(&packages.Config{Mode: mode, Dir: dir, Tests: true, Env: append(os.Environ(), env...)}, "./...")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -343,22 +344,67 @@ func TestConfigProfileRelativeToFile(t *testing.T) {
 	}
 }
 
-// runEnv runs name in dir with env added to the test's environment.
+// runEnv runs retrylint in dir with env added to the test's environment.
 func runEnv(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	return startEnv(t, dir, env, args...)()
+}
+
+// startEnv starts what runEnv runs and returns at once; the function it
+// returns waits for the run's result (later calls return it again). Runs
+// that only read the same sources (uncached ones) can so overlap each
+// other or a cached run, instead of queuing behind it.
+func startEnv(t *testing.T, dir string, env []string, args ...string) func() result {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	if err := cmd.Start(); err != nil {
 		t.Fatalf("%s %v: %v", binary, args, err)
 	}
-	return result{stdout.String(), stderr.String(), code}
+	wait := sync.OnceValues(func() (result, error) {
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code, err = ee.ExitCode(), nil
+		}
+		return result{stdout.String(), stderr.String(), code}, err
+	})
+	// A test that stops early still waits for the run, before its
+	// temporary directories go.
+	t.Cleanup(func() { wait() })
+	return func() result {
+		t.Helper()
+		r, err := wait()
+		if err != nil {
+			t.Fatalf("%s %v: %v", binary, args, err)
+		}
+		return r
+	}
+}
+
+// withoutStats is env for an uncached run beside cached ones that share
+// its RETRYLINT_CACHE_STATS file: an uncached run writes its stats too
+// (everything analyzed), which would race with what a cached run wrote.
+func withoutStats(env []string) []string {
+	return append(slices.Clone(env), "RETRYLINT_CACHE_STATS=")
+}
+
+// TestWithoutStats: a run in withoutStats's environment leaves the stats
+// file of the environment it was given alone.
+func TestWithoutStats(t *testing.T) {
+	t.Parallel()
+	dir := fixModule(t)
+	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	env := withoutStats([]string{"XDG_CACHE_HOME=" + t.TempDir(), "RETRYLINT_CACHE_STATS=" + statsFile})
+	if r := runEnv(t, dir, env, "-cache=false", "./..."); r.code != 3 {
+		t.Fatalf("exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(statsFile); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the run wrote its stats to %s (%v)", statsFile, err)
+	}
 }
 
 // TestSuppressionFailsClosed: through the command line and go vet alike,
@@ -367,6 +413,7 @@ func runEnv(t *testing.T, dir string, env []string, args ...string) result {
 // per check, relative to the file, with -C from elsewhere) keep findings
 // out; an exclusion that names nothing is one line and exit 2.
 func TestSuppressionFailsClosed(t *testing.T) {
+	t.Parallel()
 	dir := fixModule(t)
 	flat := func(name string) string {
 		return "package " + name + "\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\n" +
@@ -406,6 +453,7 @@ func TestSuppressionFailsClosed(t *testing.T) {
 // -path-prefix; SARIF results carry their region's end and their
 // suggested fixes.
 func TestCIFormatsInNestedModule(t *testing.T) {
+	t.Parallel()
 	repo := t.TempDir()
 	mod := fixModule(t)
 	files := make(map[string]string)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -54,6 +55,15 @@ func run(t *testing.T, name string, args ...string) result {
 
 func runIn(t *testing.T, dir, name string, args ...string) result {
 	t.Helper()
+	r, err := runCmd(dir, name, args...)
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return r
+}
+
+// runCmd runs name in dir; err is set when it could not run.
+func runCmd(dir, name string, args ...string) (result, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
@@ -61,11 +71,28 @@ func runIn(t *testing.T, dir, name string, args ...string) result {
 	err := cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", name, args, err)
+		code, err = ee.ExitCode(), nil
 	}
-	return result{stdout.String(), stderr.String(), code}
+	return result{stdout.String(), stderr.String(), code}, err
+}
+
+// sharedRuns holds, by arguments, the runs of the command from the root
+// that several tests read without changing anything: one run serves
+// them all (the root's sources and the user's cache are the same for
+// each).
+var sharedRuns sync.Map // string → func() (result, error)
+
+// runShared is run(t, binary, args...), once per test process.
+func runShared(t *testing.T, args ...string) result {
+	t.Helper()
+	once, _ := sharedRuns.LoadOrStore(strings.Join(args, "\x00"), sync.OnceValues(func() (result, error) {
+		return runCmd(root, binary, args...)
+	}))
+	r, err := once.(func() (result, error))()
+	if err != nil {
+		t.Fatalf("%s %v: %v", binary, args, err)
+	}
+	return r
 }
 
 var findingLine = regexp.MustCompile(`^(\S+\.go:\d+:\d+): (?:(\w+): )?(.*)$`)
@@ -88,7 +115,7 @@ func findings(out string) []string {
 
 func TestExamplesHaveFindings(t *testing.T) {
 	t.Parallel()
-	r := run(t, binary, "./examples/...")
+	r := runShared(t, "./examples/...")
 	if r.code != 3 {
 		t.Fatalf("exit status %d, want 3 (findings)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -120,7 +147,7 @@ func TestProjectIsClean(t *testing.T) {
 // line reports.
 func TestVetTool(t *testing.T) {
 	t.Parallel()
-	cli := run(t, binary, "./examples/...")
+	cli := runShared(t, "./examples/...")
 	vet := run(t, "go", "vet", "-vettool="+binary, "./examples/...")
 	if vet.code == 0 {
 		t.Fatalf("go vet exited 0 on examples with findings:\n%s", vet.stderr)
@@ -184,6 +211,7 @@ func TestExitStatusAndErrors(t *testing.T) {
 		{"only the model, which reports nothing", []string{"-retrycontract", "./examples/..."}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			r := run(t, binary, tc.args...)
 			if r.code != tc.code {
 				t.Fatalf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tc.code, r.stdout, r.stderr)
@@ -218,6 +246,7 @@ func TestEnableFlags(t *testing.T) {
 // included, in one line each, by group; -h works beside a broken
 // configuration file.
 func TestHelpListsEveryFlag(t *testing.T) {
+	t.Parallel()
 	r := run(t, binary, "-flags") // the go vet protocol's list: the analyzers' flags
 	var vetFlags []struct{ Name string }
 	if err := json.Unmarshal([]byte(r.stdout), &vetFlags); err != nil {
@@ -431,6 +460,7 @@ func TestFailedLoads(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			writeFiles(t, dir, tc.files)
 			checkStderr := func(r result) {
@@ -748,31 +778,34 @@ func B() error { return errors.New("b: " + produce().Error()) }
 func TestFixReportsWhatRemains(t *testing.T) {
 	t.Parallel()
 	for _, jsonOut := range []bool{false, true} {
-		dir := fixModule(t)
-		args := []string{"-fix", "./..."}
-		if jsonOut {
-			args = append([]string{"-json"}, args...)
-		}
-		r := runIn(t, dir, binary, args...)
-		src, err := os.ReadFile(filepath.Join(dir, "fixdemo.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(src), `fmt.Errorf("a: %w", produce())`) {
-			t.Errorf("json=%v: the fix was not applied:\n%s", jsonOut, src)
-		}
-		if r.code != 3 {
-			t.Errorf("json=%v: exit %d, want 3 (a finding remains)\nstdout:\n%s\nstderr:\n%s", jsonOut, r.code, r.stdout, r.stderr)
-		}
-		if strings.Contains(r.stdout, "fixdemo.go:16:") || !strings.Contains(r.stdout, "fixdemo.go:18:") {
-			t.Errorf("json=%v: want only the unfixable finding reported:\n%s", jsonOut, r.stdout)
-		}
-		if jsonOut && !strings.HasPrefix(strings.TrimSpace(r.stdout), "{") {
-			t.Errorf("-json -fix printed no JSON:\n%s", r.stdout)
-		}
-		if !jsonOut && !strings.Contains(r.stderr, "1 finding(s) above have no suggested fix") {
-			t.Errorf("stderr does not say what remains:\n%s", r.stderr)
-		}
+		t.Run(fmt.Sprintf("json=%v", jsonOut), func(t *testing.T) {
+			t.Parallel()
+			dir := fixModule(t)
+			args := []string{"-fix", "./..."}
+			if jsonOut {
+				args = append([]string{"-json"}, args...)
+			}
+			r := runIn(t, dir, binary, args...)
+			src, err := os.ReadFile(filepath.Join(dir, "fixdemo.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(src), `fmt.Errorf("a: %w", produce())`) {
+				t.Errorf("json=%v: the fix was not applied:\n%s", jsonOut, src)
+			}
+			if r.code != 3 {
+				t.Errorf("json=%v: exit %d, want 3 (a finding remains)\nstdout:\n%s\nstderr:\n%s", jsonOut, r.code, r.stdout, r.stderr)
+			}
+			if strings.Contains(r.stdout, "fixdemo.go:16:") || !strings.Contains(r.stdout, "fixdemo.go:18:") {
+				t.Errorf("json=%v: want only the unfixable finding reported:\n%s", jsonOut, r.stdout)
+			}
+			if jsonOut && !strings.HasPrefix(strings.TrimSpace(r.stdout), "{") {
+				t.Errorf("-json -fix printed no JSON:\n%s", r.stdout)
+			}
+			if !jsonOut && !strings.Contains(r.stderr, "1 finding(s) above have no suggested fix") {
+				t.Errorf("stderr does not say what remains:\n%s", r.stderr)
+			}
+		})
 	}
 }
 
@@ -796,7 +829,7 @@ func TestFixBadFlag(t *testing.T) {
 // whose ruleId and ruleIndex name its check, related locations kept.
 func TestSARIF(t *testing.T) {
 	t.Parallel()
-	text := run(t, binary, "./examples/...")
+	text := runShared(t, "./examples/...")
 	r := run(t, binary, "-format=sarif", "./examples/...")
 	if r.code != 3 {
 		t.Fatalf("exit %d, want 3\n%s", r.code, r.stderr)
@@ -871,7 +904,7 @@ func TestSARIF(t *testing.T) {
 // line, column and check.
 func TestGitHubAnnotations(t *testing.T) {
 	t.Parallel()
-	text := run(t, binary, "./examples/...")
+	text := runShared(t, "./examples/...")
 	r := run(t, binary, "-format=github", "./examples/...")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	if r.code != 3 || len(lines) != len(findings(text.stdout)) {
@@ -1077,9 +1110,16 @@ func TestCacheOutputIdentical(t *testing.T) {
 	cacheDir := t.TempDir()
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
 	env := []string{"XDG_CACHE_HOME=" + cacheDir, "RETRYLINT_CACHE_STATS=" + statsFile}
+	formats := []string{"-format=text", "-json", "-format=sarif", "-format=github"}
+	// The uncached runs read the sources alone (their stats go nowhere):
+	// they run beside the cached ones.
+	uncachedRuns := make(map[string]func() result)
+	for _, format := range formats {
+		uncachedRuns[format] = startEnv(t, root, withoutStats(env), "-cache=false", format, "./examples/...")
+	}
 	var entries int
-	for i, format := range []string{"-format=text", "-json", "-format=sarif", "-format=github"} {
-		uncached := runEnv(t, root, env, "-cache=false", format, "./examples/...")
+	for i, format := range formats {
+		uncached := uncachedRuns[format]()
 		first, analyzed := runStats(t, root, env, statsFile, format, "./examples/...")
 		if i > 0 && len(analyzed) != 0 {
 			t.Errorf("%s, first run analyzed %v: the entries of the text run serve every format", format, analyzed)

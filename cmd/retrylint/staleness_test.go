@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -216,8 +215,9 @@ func TestStaleness(t *testing.T) {
 			first := w.run(true)
 			tc.edit(w)
 			w.settle()
-			uncached := w.run(false)
+			wait := w.start(false)
 			cached, analyzed := w.runStats()
+			uncached := wait()
 			if cached != uncached {
 				t.Errorf("stale (%s):\ncached run: exit %d\n%s%s\nuncached run: exit %d\n%s%s",
 					tc.cause, cached.code, cached.stdout, cached.stderr, uncached.code, uncached.stdout, uncached.stderr)
@@ -466,28 +466,30 @@ func (w *world) path(rel string) string { return filepath.Join(w.root, filepath.
 // run runs retrylint with the case's arguments, through the cache or not.
 func (w *world) run(cache bool) result {
 	w.t.Helper()
+	return w.start(cache)()
+}
+
+// start starts what run runs and returns the function that waits for its
+// result: an uncached run, which reads the sources alone, can overlap
+// the cached run after it.
+func (w *world) start(cache bool) func() result {
+	w.t.Helper()
 	args := w.args
 	if !cache {
 		args = append([]string{"-cache=false"}, args...)
 	}
-	return w.runWith(w.env, args...)
+	return w.startWith(w.env, args...)
 }
 
 func (w *world) runWith(env []string, args ...string) result {
 	w.t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = w.path(w.dir)
-	cmd.Env = append(slices.Clone(env), "PWD="+cmd.Dir)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		w.t.Fatalf("retrylint %v: %v", args, err)
-	}
-	return result{stdout.String(), stderr.String(), code}
+	return w.startWith(env, args...)()
+}
+
+func (w *world) startWith(env []string, args ...string) func() result {
+	w.t.Helper()
+	dir := w.path(w.dir)
+	return startEnv(w.t, dir, append(slices.Clone(env), "PWD="+dir), args...)
 }
 
 // runStats runs through the cache and returns the root packages the run
