@@ -27,15 +27,19 @@ func (m *Result) inferMiddleware(decls []*ast.FuncDecl) {
 	m.factories = make(map[*types.Func]bool)
 	for _, d := range decls {
 		fn, _ := m.info.Defs[d.Name].(*types.Func)
-		if fn == nil || d.Body == nil {
+		if fn == nil || d.Body == nil || !returnsFunc(fn.Signature()) {
+			continue // both return a function literal: most functions cannot
+		}
+		lits := returnedLits(m.info, d.Body)
+		if len(lits) == 0 {
 			continue
 		}
 		for i, p := range messages.ParamVars(m.info, d.Type) {
-			if p != nil && ReturnsError(p.Type()) && m.returnsWrapper(d.Body, p) {
+			if p != nil && ReturnsError(p.Type()) && m.litsPass(lits, p) {
 				m.middleware[fn] = append(m.middleware[fn], i)
 			}
 		}
-		for _, lit := range returnedLits(m.info, d.Body) {
+		for _, lit := range lits {
 			if ps := messages.ParamVars(m.info, lit.Type); len(ps) == 1 && ps[0] != nil && ReturnsError(ps[0].Type()) && m.returnsWrapper(lit.Body, ps[0]) {
 				m.factories[fn] = true
 			}
@@ -57,7 +61,13 @@ func (m *Result) isFactory(fn *types.Func) bool {
 // or a variable that the call defines (err := p(ctx, msg); ...; return
 // err: where the call returned nil, so does the literal).
 func (m *Result) returnsWrapper(body *ast.BlockStmt, p *types.Var) bool {
-	for _, lit := range returnedLits(m.info, body) {
+	return m.litsPass(returnedLits(m.info, body), p)
+}
+
+// litsPass reports whether one of the function literals lits passes on
+// the nil result of a call of p (returnsWrapper).
+func (m *Result) litsPass(lits []*ast.FuncLit, p *types.Var) bool {
+	for _, lit := range lits {
 		found := false
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) > 0 {
@@ -88,6 +98,17 @@ func (m *Result) passesCallOf(e ast.Expr, pos token.Pos, p *types.Var) bool {
 			if call, ok := ast.Unparen(d.RHS).(*ast.CallExpr); ok && d.Index <= 0 && m.callsVar(call, p) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// returnsFunc reports whether one of sig's results is a function: only
+// then can a body return a function literal.
+func returnsFunc(sig *types.Signature) bool {
+	for i := range sig.Results().Len() {
+		if _, ok := sig.Results().At(i).Type().Underlying().(*types.Signature); ok {
+			return true
 		}
 	}
 	return false
