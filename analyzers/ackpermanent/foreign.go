@@ -55,13 +55,7 @@ func (c *checker) exportPermanentDrops() {
 			continue
 		}
 		*c.at = d.Pos()
-		var msgs []*types.Var
-		params := fn.Signature().Params()
-		for i := range params.Len() {
-			if c.m.Messages().IsMessage(params.At(i).Type()) {
-				msgs = append(msgs, params.At(i))
-			}
-		}
+		msgs := c.m.Messages().MessageParams(d.Type)
 		var rows []PermanentDrop
 		var g *writes
 		for _, ret := range c.m.Handlers().NilReturns(d.Body) {

@@ -282,12 +282,7 @@ func Candidates(pass *analysis.Pass, m *contract.Model, at *token.Pos, spec *Spe
 	}
 	for _, d := range m.Handlers().HandlerCandidates() {
 		c := &checker{pass: pass, m: m, at: at, spec: spec, findings: make(map[ast.Node]*finding)}
-		c.pretend = &contract.Handler{}
-		for _, v := range m.ParamsOf(d.Type) {
-			if v != nil && m.Messages().IsMessage(v.Type()) {
-				c.pretend.Msgs = append(c.pretend.Msgs, v)
-			}
-		}
+		c.pretend = &contract.Handler{Msgs: m.Messages().MessageParams(d.Type)}
 		*at = d.Pos()
 		c.checkFunc(d.Body)
 		for _, f := range c.sorted(func(f *finding) bool { return f.settle.ret != nil && f.settle.deferred == nil }) {

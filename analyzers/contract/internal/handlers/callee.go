@@ -4,7 +4,6 @@ import (
 	"go/ast"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
-	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
@@ -56,11 +55,7 @@ func (m *Result) markCallee(h *Handler, ret *ast.ReturnStmt) *ast.BlockStmt {
 		return nil
 	}
 	nh := &Handler{Caller: h.Caller, Ack: h.Ack, OnError: h.OnError, Through: ret, ThroughName: goast.CalleeText(call.Fun)}
-	for _, v := range messages.ParamVars(m.info, ft) {
-		if v != nil && m.msgs.IsMessage(v.Type()) {
-			nh.Msgs = append(nh.Msgs, v)
-		}
-	}
+	nh.Msgs = m.msgs.MessageParams(ft)
 	m.handlers[body] = nh
 	return body
 }

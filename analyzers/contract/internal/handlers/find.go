@@ -90,12 +90,8 @@ func (m *Result) markHandler(arg ast.Expr, at *ast.CallExpr, bus caller, payload
 	if ft.Results != nil && len(ft.Results.List) > 0 {
 		h.Bool = gotypes.IsBool(m.info.TypeOf(ft.Results.List[len(ft.Results.List)-1].Type))
 	}
+	h.Msgs = m.msgs.MessageParams(ft)
 	vars := messages.ParamVars(m.info, ft)
-	for _, v := range vars {
-		if v != nil && m.msgs.IsMessage(v.Type()) {
-			h.Msgs = append(h.Msgs, v)
-		}
-	}
 	for _, j := range payload {
 		if j < len(vars) && vars[j] != nil {
 			h.Payload = append(h.Payload, vars[j])

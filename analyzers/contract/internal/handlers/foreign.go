@@ -26,12 +26,7 @@ func IsCandidate(info *types.Info, msgs *messages.Table, d *ast.FuncDecl) bool {
 	if !ok || d.Body == nil || !ReturnsError(fn.Type()) {
 		return false
 	}
-	for _, p := range messages.ParamVars(info, d.Type) {
-		if p != nil && msgs.IsMessage(p.Type()) {
-			return true
-		}
-	}
-	return false
+	return len(msgs.MessageParams(d.Type)) > 0
 }
 
 // IsTypedCandidate reports whether d could be a typed handler, one

@@ -257,6 +257,18 @@ func ParamVars(info *types.Info, ft *ast.FuncType) []*types.Var {
 	return vs
 }
 
+// MessageParams returns the variables of a function type's parameters
+// that hold messages, in order (blank and unnamed ones left out).
+func (m *Table) MessageParams(ft *ast.FuncType) []*types.Var {
+	var out []*types.Var
+	for _, v := range ParamVars(m.info, ft) {
+		if v != nil && m.IsMessage(v.Type()) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // IsMessageVar reports whether e names a variable holding a message.
 func (m *Table) IsMessageVar(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)

@@ -244,10 +244,8 @@ func (r *redelivery) markHandler(h ast.Expr) {
 	if ft == nil {
 		return
 	}
-	for _, p := range ParamVars(r.m.info, ft) {
-		if p != nil && r.m.IsMessage(p.Type()) {
-			r.mark(p)
-		}
+	for _, p := range r.m.MessageParams(ft) {
+		r.mark(p)
 	}
 }
 
