@@ -21,8 +21,7 @@ func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, sy
 	if syn == nil || !m.names.NamedIn(syn.Names) {
 		return m // no ack method is named in the package
 	}
-	funcTypes, flow := scanInScope(files, testFuncs, redeliveryCallNames(profiles))
-	m.ackIfaces = m.ackInterfaces(funcTypes)
+	m.ackIfaces = m.ackInterfaces(syn.FuncTypes)
 	for _, s := range syn.Sites {
 		if call, ok := s.Node.(*ast.CallExpr); ok {
 			if a, ok := m.asAckCall(call); ok {
@@ -30,37 +29,42 @@ func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, sy
 			}
 		}
 	}
-	m.unredelivered = m.findUnredelivered(files, testFuncs, flow)
+	m.unredelivered = m.findUnredelivered(files, testFuncs, flowNodes(syn, redeliveryCallNames(profiles)))
 	return m
 }
 
-// scanInScope walks the declarations of files outside testFuncs (out of
-// scope, syntax.TestFuncs) once, for the two scans that need more than
-// the syntax index holds: the function types (ackInterfaces) and the
-// nodes a message can flow through (findUnredelivered): assignments,
-// value specs, ranges, and the calls named in calls (the others hand
-// nothing on and read nothing; on a large package they were most of the
-// list).
-func scanInScope(files []*ast.File, testFuncs map[*ast.FuncDecl]bool, calls map[string]bool) (funcTypes []*ast.FuncType, flow []ast.Node) {
-	for _, f := range files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && testFuncs[fd] {
-				continue
-			}
-			ast.Inspect(d, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncType:
-					funcTypes = append(funcTypes, n)
-				case *ast.CallExpr:
-					if name, _ := goast.CalledName(n.Fun); calls[name] {
-						flow = append(flow, n)
-					}
-				case *ast.AssignStmt, *ast.ValueSpec, *ast.RangeStmt:
-					flow = append(flow, n)
-				}
-				return true
-			})
+// flowNodes returns, in source order, the nodes a message can flow
+// through (findUnredelivered): the assignments, value specs and ranges of
+// syn, and its calls named in calls (the others hand nothing on and read
+// nothing; on a large package they were most of the list). syn leaves out
+// the test functions, as findUnredelivered does.
+func flowNodes(syn *syntax.Index, calls map[string]bool) []ast.Node {
+	var out []ast.Node
+	sites := syn.Sites
+	for _, f := range syn.Flow {
+		if _, ok := f.Node.(*ast.ExprStmt); ok {
+			continue // a store, nothing read
+		}
+		// A statement comes before the calls it holds: a call starting
+		// where the statement does is inside it (f().x = y).
+		for len(sites) > 0 && sites[0].Node.Pos() < f.Node.Pos() {
+			out = appendNamedCall(out, sites[0].Node, calls)
+			sites = sites[1:]
+		}
+		out = append(out, f.Node)
+	}
+	for _, s := range sites {
+		out = appendNamedCall(out, s.Node, calls)
+	}
+	return out
+}
+
+// appendNamedCall appends n when it is a call named in calls.
+func appendNamedCall(out []ast.Node, n ast.Node, calls map[string]bool) []ast.Node {
+	if call, ok := n.(*ast.CallExpr); ok {
+		if name, _ := goast.CalledName(call.Fun); calls[name] {
+			out = append(out, call)
 		}
 	}
-	return funcTypes, flow
+	return out
 }

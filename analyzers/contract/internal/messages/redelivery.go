@@ -51,7 +51,7 @@ func (r *redelivery) callee(call *ast.CallExpr) *types.Func {
 // findUnredelivered returns the variables of files whose messages nothing
 // redelivers, messages and their sources both. Test functions are out of
 // scope (a test's core NATS subscription says nothing of how production
-// registers a handler). flow is what scanInScope collected, the part
+// registers a handler). flow is what flowNodes collected, the part
 // that can mark something: the fixpoint's rounds go over it, not the
 // files.
 func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl]bool, flow []ast.Node) map[*types.Var]bool {

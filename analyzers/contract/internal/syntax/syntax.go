@@ -39,6 +39,9 @@ type Index struct {
 	Flow []FlowNode
 	// Strings are the package's string literals, in source order.
 	Strings []*ast.BasicLit
+	// FuncTypes are the package's function types (of declarations,
+	// literals and type expressions), in source order.
+	FuncTypes []*ast.FuncType
 }
 
 // Site is a call, a key-value pair or a return statement, and the
@@ -139,6 +142,8 @@ func (s *Index) walk(f *ast.File, skipped map[*ast.FuncDecl]bool) {
 		case *ast.FuncLit:
 			s.Lits = append(s.Lits, n)
 			enter(n.Body)
+		case *ast.FuncType:
+			s.FuncTypes = append(s.FuncTypes, n)
 		case *ast.CallExpr:
 			s.Sites = append(s.Sites, at(n))
 		case *ast.KeyValueExpr:
