@@ -105,7 +105,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 		Config: dlq.Config{DLQName: cfg.DLQName, DLQSubject: cfg.DLQSubject, Funcs: cfg.DLQFuncs},
 		Names:  m.gate.DLQNames, MayWrite: m.gate.MayWriteDLQ, Imported: m.imported.dlq,
 		Msgs: m.msgs, Defs: m.defs, CallsOf: m.callsOf, Decls: decls, Lits: m.syn.Lits,
-		Files: m.files, TestFuncs: m.testFuncs,
+		Sites: m.syn.Sites, TestFuncs: m.testFuncs,
 	})
 	infer := m.gate.MaySettle || slices.ContainsFunc(decls, handlers.HasDirective)
 	m.set = settle.Build(settle.Inputs{

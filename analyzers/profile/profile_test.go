@@ -3,6 +3,7 @@ package profile_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -45,5 +46,32 @@ func TestLoad(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), path) {
 			t.Errorf("Load(%s) = %v, want an error naming the file and containing %q", tc.json, err, tc.want)
 		}
+	}
+}
+
+// TestRedeliveryMethodsCoverEveryList fails when a list of methods is
+// added to Redelivery without Methods returning it: the redelivery scan
+// rejects a callee whose name Methods does not hold.
+func TestRedeliveryMethodsCoverEveryList(t *testing.T) {
+	var rd profile.Redelivery
+	v := reflect.ValueOf(&rd).Elem()
+	lists := 0
+	for i := range v.NumField() {
+		if v.Field(i).Type() == reflect.TypeFor[[]profile.Method]() {
+			v.Field(i).Set(reflect.ValueOf([]profile.Method{{Path: "p", Name: v.Type().Field(i).Name}}))
+			lists++
+		}
+	}
+	got := make(map[string]bool)
+	for _, m := range rd.Methods() {
+		got[m.Name] = true
+	}
+	for i := range v.NumField() {
+		if name := v.Type().Field(i).Name; v.Field(i).Type() == reflect.TypeFor[[]profile.Method]() && !got[name] {
+			t.Errorf("Redelivery.Methods leaves out %s", name)
+		}
+	}
+	if lists < 6 {
+		t.Fatalf("found %d lists of methods, want 6 or more", lists)
 	}
 }

@@ -1,5 +1,7 @@
 package profile
 
+import "slices"
+
 // Redelivery names where a library's messages come from when nothing
 // redelivers them (CONTRACT.md version 3, "Messages that nothing
 // redelivers"): an Ack there settles nothing the server would redeliver,
@@ -31,6 +33,12 @@ type Redelivery struct {
 	// Handlers are the methods of such a consumer or subscription whose
 	// handler argument receives its messages (Consume).
 	Handlers []string `json:"handlers,omitempty"`
+}
+
+// Methods returns every method of rd's lists, for a cheap test by name
+// before a call is matched against one list.
+func (rd *Redelivery) Methods() []Method {
+	return slices.Concat(rd.Callbacks, rd.Channels, rd.Sources, rd.Optioned, rd.Options, rd.Creates)
 }
 
 // Method is a function (Recv empty) or a method of a named type of the

@@ -23,10 +23,38 @@ func IsError(t types.Type) bool {
 	if t == nil || !IsValid(t) {
 		return false
 	}
-	if _, ok := t.(*types.Basic); ok {
-		return false
+	if hasNoMethods(t) {
+		return false // most types a handler's signature holds: no method set lookup
 	}
 	return types.Implements(t, errorType)
+}
+
+// hasNoMethods reports whether t, or *t when t is a pointer, certainly has
+// an empty method set: a type with no methods of its own, no interface
+// and no embedded field to promote one from. False means "maybe".
+func hasNoMethods(t types.Type) bool {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	if n, ok := t.(*types.Named); ok {
+		if n.NumMethods() > 0 {
+			return false
+		}
+		t = n.Underlying()
+	}
+	switch u := t.(type) {
+	case *types.Basic, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Array:
+		return true
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if u.Field(i).Embedded() {
+				return false
+			}
+		}
+		return true
+	}
+	return false // interfaces, type parameters, defined pointers: ask
 }
 
 // IsErrorish reports whether t or *t implements error.

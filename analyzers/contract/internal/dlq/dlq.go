@@ -9,13 +9,16 @@ package dlq
 import (
 	"go/ast"
 	"go/types"
+	"slices"
+
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 )
 
 // Build infers the package's DLQ writers (when the gate lets a write be
 // found), then which function literals write.
 func Build(in Inputs) *Result {
 	m := &Result{info: in.Info, pkg: in.Pkg, cfg: in.Config, names: in.Names, mayWrite: in.MayWrite,
-		imported: in.Imported, msgs: in.Msgs, defs: in.Defs, callsOf: in.CallsOf, files: in.Files, testFuncs: in.TestFuncs}
+		imported: in.Imported, msgs: in.Msgs, defs: in.Defs, callsOf: in.CallsOf, testFuncs: in.TestFuncs}
 	if m.mayWrite {
 		m.inferNonWriters(in.Decls)
 		m.inferDLQWriters(in.Decls)
@@ -25,6 +28,10 @@ func Build(in Inputs) *Result {
 		}
 	}
 	m.frozen = true
+	m.writes = m.mayWrite && slices.ContainsFunc(in.Sites, func(s syntax.Site) bool {
+		call, ok := s.Node.(*ast.CallExpr)
+		return ok && m.IsDLQWrite(call)
+	})
 	return m
 }
 
@@ -67,25 +74,5 @@ func (m *Result) inferDLQWriters(decls []*ast.FuncDecl) {
 }
 
 // WritesDLQ reports whether the package makes a DLQ write anywhere but in
-// test functions: a direct write or a call to a DLQ writer. It looks at
-// every call of the package: callers that need it often keep the answer.
-func (m *Result) WritesDLQ() bool {
-	if !m.mayWrite {
-		return false
-	}
-	found := false
-	for _, f := range m.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				return !m.testFuncs[n] && !found
-			case *ast.CallExpr:
-				if !found && m.IsDLQWrite(n) {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	return found
-}
+// test functions: a direct write or a call to a DLQ writer.
+func (m *Result) WritesDLQ() bool { return m.writes }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
@@ -62,7 +63,7 @@ type Inputs struct {
 	CallsOf   func(body *ast.BlockStmt) []*ast.CallExpr
 	Decls     []*ast.FuncDecl
 	Lits      []*ast.FuncLit
-	Files     []*ast.File
+	Sites     []syntax.Site          // the calls of the package, test functions left out
 	TestFuncs map[*ast.FuncDecl]bool // out of scope
 }
 
@@ -78,8 +79,8 @@ type Result struct {
 	msgs      *messages.Table
 	defs      func() *defs.Index
 	callsOf   func(body *ast.BlockStmt) []*ast.CallExpr
-	files     []*ast.File
 	testFuncs map[*ast.FuncDecl]bool
+	writes    bool // WritesDLQ
 
 	writers map[*types.Func]bool // functions of the package that write a DLQ on some path
 	// writerNames are the writers' names, for the cheap test of

@@ -246,8 +246,10 @@ func (m *Result) calledField(e ast.Expr) *types.Var {
 	if f := m.calledRoute(call); f != nil {
 		return f // r.routes[subj](ctx, m), or h(ctx, m) after h := r.routes[subj]
 	}
-	if fn := gotypes.StaticCallee(m.info, call); fn != nil && m.returnsField[fn.Origin()] != nil {
-		return m.returnsField[fn.Origin()] // w.Run(ctx, p), Run of another package returning w.run(ctx, p) (split.go)
+	if len(m.returnsField) > 0 {
+		if fn := gotypes.StaticCallee(m.info, call); fn != nil && m.returnsField[fn.Origin()] != nil {
+			return m.returnsField[fn.Origin()] // w.Run(ctx, p), Run of another package returning w.run(ctx, p) (split.go)
+		}
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {

@@ -171,6 +171,9 @@ func (m *Result) routeOf(e ast.Expr, depth int) *types.Var {
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
+		if len(m.routeVars) == 0 {
+			return nil // most packages: no lookup to look up
+		}
 		if v, ok := m.info.Uses[x].(*types.Var); ok {
 			return m.routeVars[v]
 		}
@@ -179,8 +182,10 @@ func (m *Result) routeOf(e ast.Expr, depth int) *types.Var {
 			return m.routeOf(x.X, depth+1) // rt.handler, rt an entry of the route
 		}
 	case *ast.CallExpr:
-		if fn := gotypes.StaticCallee(m.info, x); fn != nil && m.routeFuncs[fn.Origin()] != nil {
-			return m.routeFuncs[fn.Origin()] // h, ok := r.lookup(subj)
+		if len(m.routeFuncs) > 0 {
+			if fn := gotypes.StaticCallee(m.info, x); fn != nil && m.routeFuncs[fn.Origin()] != nil {
+				return m.routeFuncs[fn.Origin()] // h, ok := r.lookup(subj)
+			}
 		}
 		if t := m.info.TypeOf(x); !gotypes.IsValid(t) || !ReturnsError(t) {
 			return nil

@@ -36,6 +36,9 @@ type redelivery struct {
 	reads   map[*types.Var][]string
 	changed bool
 	callees map[*ast.CallExpr]*types.Func // memo of StaticCallee: every round asks again
+	// methods are the names of the methods the profiles' lists hold: in
+	// rejects every other callee by its name.
+	methods map[string]bool
 }
 
 // callee returns call's static callee, computed once per call.
@@ -56,9 +59,13 @@ func (r *redelivery) callee(call *ast.CallExpr) *types.Func {
 // files.
 func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl]bool, flow []ast.Node) map[*types.Var]bool {
 	r := &redelivery{m: m, decls: make(map[*types.Func]*ast.FuncDecl), vars: make(map[*types.Var]bool), callees: make(map[*ast.CallExpr]*types.Func)}
+	r.methods = make(map[string]bool)
 	for _, p := range m.profiles {
-		if p.Redelivery != nil {
-			r.rs = append(r.rs, p.Redelivery)
+		if rd := p.Redelivery; rd != nil {
+			r.rs = append(r.rs, rd)
+			for _, m := range rd.Methods() {
+				r.methods[m.Name] = true
+			}
 		}
 	}
 	if len(r.rs) == 0 || m.info == nil {
@@ -271,7 +278,7 @@ func (r *redelivery) readOnce() {
 
 // in reports whether fn is one of the methods list names in some profile.
 func (r *redelivery) in(fn *types.Func, list func(*profile.Redelivery) []profile.Method) bool {
-	if fn == nil || fn.Pkg() == nil {
+	if fn == nil || fn.Pkg() == nil || !r.methods[fn.Name()] {
 		return false
 	}
 	recv := recvName(fn)
