@@ -108,6 +108,9 @@ func isRouteEntry(t types.Type) bool {
 func (m *Result) indexRouteLookups() {
 	m.routeVars = make(map[*types.Var]*types.Var)
 	m.routeFuncs = make(map[*types.Func]*types.Var)
+	if !m.looksUpRoutes() {
+		return // most packages: no route field is indexed or ranged over
+	}
 	for round := 0; round <= defs.MaxDepth; round++ {
 		if !m.indexRouteVars() && !m.indexRouteFuncs() {
 			return
@@ -115,12 +118,31 @@ func (m *Result) indexRouteLookups() {
 	}
 }
 
+// looksUpRoutes reports whether the package indexes a route field, or
+// ranges over one: every route lookup starts at one of those.
+func (m *Result) looksUpRoutes() bool {
+	for _, ix := range m.syn.SelectorIndexes {
+		if m.routeFieldOf(ix) != nil {
+			return true
+		}
+	}
+	for _, f := range m.syn.Flow {
+		if r, ok := f.Node.(*ast.RangeStmt); ok && r.Value != nil && m.routeContainer(r.X) != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // indexRouteVars records the locals defined by a route lookup, and
 // reports whether it recorded any new one.
 func (m *Result) indexRouteVars() bool {
 	changed := false
 	record := func(e ast.Expr, field *types.Var) {
-		if v := defs.VarOf(m.info, e); v != nil && field != nil && m.routeVars[v] == nil {
+		if field == nil {
+			return
+		}
+		if v := defs.VarOf(m.info, e); v != nil && m.routeVars[v] == nil {
 			m.routeVars[v], changed = field, true
 		}
 	}

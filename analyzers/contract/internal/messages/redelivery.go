@@ -160,17 +160,17 @@ func (r *redelivery) visit(n ast.Node) bool {
 // assign marks lhs when rhs yields what nothing redelivers, and records
 // an ephemeral consumer created into lhs.
 func (r *redelivery) assign(lhs, rhs ast.Expr) {
-	v := r.varOf(lhs)
-	if v == nil {
-		return
-	}
+	// The right side first: most assignments of a package yield nothing,
+	// and then the left side needs no lookup.
 	if r.yields(rhs) {
-		r.mark(v)
+		r.mark(r.varOf(lhs))
 		return
 	}
-	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok && r.ephemeral(call) && v.Parent() != r.m.pkg.Scope() {
-		if _, seen := r.reads[v]; !seen {
-			r.reads[v] = []string{}
+	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok && r.ephemeral(call) {
+		if v := r.varOf(lhs); v != nil && v.Parent() != r.m.pkg.Scope() {
+			if _, seen := r.reads[v]; !seen {
+				r.reads[v] = []string{}
+			}
 		}
 	}
 }
@@ -180,7 +180,7 @@ func (r *redelivery) assign(lhs, rhs ast.Expr) {
 func (r *redelivery) yields(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		return r.vars[r.varOf(e)]
+		return len(r.vars) > 0 && r.vars[r.varOf(e)]
 	case *ast.UnaryExpr:
 		return e.Op == token.ARROW && r.yields(e.X) // <-ch
 	case *ast.CallExpr:
@@ -203,7 +203,7 @@ func (r *redelivery) yields(e ast.Expr) bool {
 func (r *redelivery) call(call *ast.CallExpr) {
 	fn := r.callee(call)
 	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if isSel {
+	if isSel && len(r.reads) > 0 {
 		if v := r.varOf(sel.X); v != nil {
 			if reads, ok := r.reads[v]; ok {
 				r.reads[v] = append(reads, sel.Sel.Name)

@@ -42,6 +42,9 @@ type Index struct {
 	// FuncTypes are the package's function types (of declarations,
 	// literals and type expressions), in source order.
 	FuncTypes []*ast.FuncType
+	// SelectorIndexes are the index expressions of a selector (x.f[k]),
+	// the only ones that can look up a route kept in a field.
+	SelectorIndexes []*ast.IndexExpr
 }
 
 // Site is a call, a key-value pair or a return statement, and the
@@ -144,6 +147,10 @@ func (s *Index) walk(f *ast.File, skipped map[*ast.FuncDecl]bool) {
 			enter(n.Body)
 		case *ast.FuncType:
 			s.FuncTypes = append(s.FuncTypes, n)
+		case *ast.IndexExpr:
+			if _, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok {
+				s.SelectorIndexes = append(s.SelectorIndexes, n)
+			}
 		case *ast.CallExpr:
 			s.Sites = append(s.Sites, at(n))
 		case *ast.KeyValueExpr:
