@@ -42,7 +42,7 @@ func New(cfg *Config, opts ...Option) *analysis.Analyzer {
 			new(producerFact), new(wrapsFact), new(dLQWriterFact),
 			new(effectsFact), new(classifierFact), new(retryableVarFact),
 			new(cfgs.NoReturnFact), new(handlerFact), new(middlewareFact),
-			new(carrierTypesFact), new(handlers.FieldFact),
+			new(carrierTypesFact), new(dlqSubjectsFact), new(handlers.FieldFact),
 		},
 		Run: func(pass *analysis.Pass) (result any, err error) {
 			defer func() {
@@ -96,8 +96,11 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	if len(carriers) > 0 {
 		pass.ExportPackageFact(&carrierTypesFact{Types: carriers})
 	}
+	if consts := syntax.DLQSubjectConsts(m.syn, m.info, cfg.DLQSubject); len(consts) > 0 {
+		pass.ExportPackageFact(&dlqSubjectsFact{Consts: consts})
+	}
 	m.msgs = messages.Build(m.info, m.pkg, cfg.Profiles, m.syn, m.defs, m.files, m.testFuncs)
-	m.gate = m.gateOf(decls, importsCarrier(pass))
+	m.gate = m.gateOf(pass, decls, importsFact(pass, new(carrierTypesFact)))
 	m.mayHandle = slices.ContainsFunc(decls, func(d *ast.FuncDecl) bool { return d.Name.IsExported() && handlers.IsCandidate(m.info, m.msgs, d) })
 	m.prod = producers.Build(m.info, m.pkg, cfg.CarrierMethod, m.gate.MayRetry, m.imported.producers, m.defs, m.returnsOf, decls, m.syn.Lits)
 	m.dlq = dlq.Build(dlq.Inputs{

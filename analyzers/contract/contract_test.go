@@ -22,6 +22,7 @@ var facts = checktest.NewBatch(contract.Analyzer,
 	"contract/producers/lib", "contract/producers/app",
 	"contract/dlq/sink", "contract/dlq/app", "contract/dlq/kinds",
 	"contract/transient/classify",
+	"contract/gate/subjects", "contract/gate/relay",
 )
 
 func TestProducerFacts(t *testing.T) {

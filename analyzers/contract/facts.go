@@ -171,6 +171,21 @@ func (f *carrierTypesFact) String() string {
 	return "carrier types " + strings.Join(f.Types, ", ")
 }
 
+// dlqSubjectsFact is a package fact: the package declares string
+// constants that match the DLQ subject pattern. A package that imports it
+// and names a publish may publish to a DLQ subject by naming one (the
+// gate's MayWriteDLQ). Each package names its own, once, as with
+// carrierTypesFact.
+type dlqSubjectsFact struct {
+	Consts []string // the constants' names, in source order
+}
+
+func (*dlqSubjectsFact) AFact() {}
+
+func (f *dlqSubjectsFact) String() string {
+	return "DLQ subject constants " + strings.Join(f.Consts, ", ")
+}
+
 func sortedFuncs(set map[*types.Func]bool) []*types.Func {
 	var fns []*types.Func
 	for fn, ok := range set {

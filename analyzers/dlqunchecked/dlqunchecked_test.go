@@ -11,6 +11,7 @@ import (
 // load.
 var batch = checktest.NewBatch(dlqunchecked.Analyzer, checktest.StandardPackages("dlqunchecked",
 	"dlqunchecked/crosspkg/outbox",
+	"dlqunchecked/crosspkg/relay",
 	"dlqunchecked/handlers",
 	"dlqunchecked/v3/kvstore",
 	"dlqunchecked/v3/unconfirmed",
@@ -33,6 +34,14 @@ func TestStandardPackages(t *testing.T) {
 func TestAcrossPackages(t *testing.T) {
 	t.Parallel()
 	batch.Run(t, "dlqunchecked/crosspkg/outbox")
+}
+
+// TestSubjectConstantOfAnImport: a publish names a dead-letter subject
+// only through a constant of another package; a look-alike publishes to
+// another constant of it.
+func TestSubjectConstantOfAnImport(t *testing.T) {
+	t.Parallel()
+	batch.Run(t, "dlqunchecked/crosspkg/relay")
 }
 
 // TestHandlers runs the check over handlers registered with a bus that

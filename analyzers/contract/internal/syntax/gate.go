@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"go/ast"
 	"go/constant"
 	"go/types"
 	"regexp"
@@ -23,6 +24,10 @@ type Dependencies struct {
 	Producers, RetryableVars, Classifiers, Effects, DLQWriters int
 	// CarrierImported is set when a direct import declares a carrier type.
 	CarrierImported bool
+	// DLQSubjectImported reports whether a direct import declares a
+	// string constant that matches the DLQ subject pattern (its
+	// DLQSubjectConsts); asked only when nothing else decides.
+	DLQSubjectImported func() bool
 }
 
 // Gate says which inferences can find anything in the package, from its
@@ -55,7 +60,7 @@ func (g Gate) Any() bool { return g.MayRetry || g.MaySettle || g.MayWriteDLQ || 
 // NewGate decides the gate of the package idx indexes; configured is set
 // when dlq-funcs names functions or a function of the package is marked
 // //retrylint:dlq.
-func NewGate(idx *Index, pkg *types.Package, n Names, deps Dependencies, configured bool) Gate {
+func NewGate(idx *Index, n Names, deps Dependencies, configured bool) Gate {
 	g := Gate{DLQNames: make(map[string]bool)}
 	var carrierMethod, predicate, ack, publish bool
 	for name := range idx.Names {
@@ -70,17 +75,17 @@ func NewGate(idx *Index, pkg *types.Package, n Names, deps Dependencies, configu
 	g.MayRetry = carrierMethod || deps.Producers > 0 || deps.RetryableVars > 0 || deps.Classifiers > 0 || deps.CarrierImported
 	g.MaySettle = ack || deps.Effects > 0
 	g.MayWriteDLQ = len(g.DLQNames) > 0 || deps.DLQWriters > 0 || configured ||
-		publish && dlqConstant(n.DLQSubject, pkg, idx)
+		publish && (dlqLiteral(n.DLQSubject, idx) || deps.DLQSubjectImported != nil && deps.DLQSubjectImported())
 	g.MayClassify = g.MayRetry || predicate
 	return g
 }
 
-// dlqConstant reports whether a string literal of the package, or a
-// string constant one of its imports declares, matches the DLQ subject
-// pattern: a publish can name a DLQ subject only then. (A subject whose
-// DLQ part only appears once constants are concatenated is not seen.)
-// It runs only in packages that name a publish call.
-func dlqConstant(subject *regexp.Regexp, pkg *types.Package, idx *Index) bool {
+// dlqLiteral reports whether a string literal of the package matches the
+// DLQ subject pattern: a publish can name a DLQ subject only then, or
+// with a constant an import declares (DLQSubjectConsts). (A subject whose
+// DLQ part only appears once constants are concatenated is not seen.) It
+// runs only in packages that name a publish call.
+func dlqLiteral(subject *regexp.Regexp, idx *Index) bool {
 	seen := make(map[string]bool)
 	for _, lit := range idx.Strings {
 		if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
@@ -90,13 +95,27 @@ func dlqConstant(subject *regexp.Regexp, pkg *types.Package, idx *Index) bool {
 			}
 		}
 	}
-	for _, imp := range pkg.Imports() {
-		scope := imp.Scope()
-		for _, name := range scope.Names() {
-			if c, ok := scope.Lookup(name).(*types.Const); ok && c.Val().Kind() == constant.String && subject.MatchString(constant.StringVal(c.Val())) {
-				return true
+	return false
+}
+
+// DLQSubjectConsts returns the names of the package-level string
+// constants of the package idx indexes that match the DLQ subject
+// pattern, in source order: what its importers' gates ask of it.
+func DLQSubjectConsts(idx *Index, info *types.Info, subject *regexp.Regexp) []string {
+	var out []string
+	for _, f := range idx.Flow {
+		spec, ok := f.Node.(*ast.ValueSpec)
+		if !ok {
+			continue
+		}
+		if _, pkgLevel := f.Container.(*ast.File); !pkgLevel {
+			continue
+		}
+		for _, name := range spec.Names {
+			if c, ok := info.Defs[name].(*types.Const); ok && c.Val().Kind() == constant.String && subject.MatchString(constant.StringVal(c.Val())) {
+				out = append(out, c.Name())
 			}
 		}
 	}
-	return false
+	return out
 }
