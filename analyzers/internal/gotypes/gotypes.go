@@ -23,23 +23,26 @@ func IsError(t types.Type) bool {
 	if t == nil || !IsValid(t) {
 		return false
 	}
-	if hasNoMethods(t) {
+	if lacksErrorMethod(t) {
 		return false // most types a handler's signature holds: no method set lookup
 	}
 	return types.Implements(t, errorType)
 }
 
-// hasNoMethods reports whether t, or *t when t is a pointer, certainly has
-// an empty method set: a type with no methods of its own, no interface
-// and no embedded field to promote one from. False means "maybe".
-func hasNoMethods(t types.Type) bool {
+// lacksErrorMethod reports whether t, or *t when t is a pointer,
+// certainly has no method named Error: none of its own or its
+// interface's, and no embedded field to promote one from. False means
+// "maybe".
+func lacksErrorMethod(t types.Type) bool {
 	t = types.Unalias(t)
 	if p, ok := t.(*types.Pointer); ok {
 		t = types.Unalias(p.Elem())
 	}
 	if n, ok := t.(*types.Named); ok {
-		if n.NumMethods() > 0 {
-			return false
+		for i := range n.NumMethods() {
+			if n.Method(i).Name() == "Error" {
+				return false
+			}
 		}
 		t = n.Underlying()
 	}
@@ -53,8 +56,15 @@ func hasNoMethods(t types.Type) bool {
 			}
 		}
 		return true
+	case *types.Interface:
+		for i := range u.NumMethods() {
+			if u.Method(i).Name() == "Error" {
+				return false
+			}
+		}
+		return true
 	}
-	return false // interfaces, type parameters, defined pointers: ask
+	return false // type parameters, defined pointers: ask
 }
 
 // IsErrorish reports whether t or *t implements error.

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestIsErrorAgreesWithImplements checks IsError's shortcut (hasNoMethods)
+// TestIsErrorAgreesWithImplements checks IsError's shortcut (lacksErrorMethod)
 // against the method set lookup it skips, on every type a small program of
 // tricky shapes uses: embedded errors, pointer receivers, aliases, generic
 // types, defined pointers, interfaces and type parameters.
@@ -39,6 +39,15 @@ type genPlain[T any] struct{ v T }
 type genEmbeds[T error] struct{ e T; error }
 type named []error
 type fn func() error
+type server struct{ n int }
+func (*server) Start() error { return nil }
+func (server) String() string { return "" }
+type errLike interface{ Error() string; Code() int }
+type embedsIface interface{ error; Temporary() bool }
+type ptrOnly struct{}
+func (*ptrOnly) Error() string { return "" }
+type wrongSig struct{}
+func (wrongSig) Error() int { return 0 }
 
 var (
 	_ plain
@@ -74,6 +83,15 @@ var (
 	_ [2]error
 	_ map[string]error
 	_ chan error
+	_ server
+	_ *server
+	_ errLike
+	_ embedsIface
+	_ ptrOnly
+	_ *ptrOnly
+	_ wrongSig
+	_ *wrongSig
+	_ interface{ M(); N() }
 )
 
 func f[T any, E error](t T, e E, p *T) {}

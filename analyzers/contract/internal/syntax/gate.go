@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"regexp"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // Names are the patterns and names the gate tests the package's
@@ -88,7 +90,7 @@ func NewGate(idx *Index, n Names, deps Dependencies, configured bool) Gate {
 func dlqLiteral(subject *regexp.Regexp, idx *Index) bool {
 	seen := make(map[string]bool)
 	for _, lit := range idx.Strings {
-		if s, err := strconv.Unquote(lit.Value); err == nil && !seen[s] {
+		if s, err := unquote(lit.Value); err == nil && !seen[s] {
 			seen[s] = true
 			if subject.MatchString(s) {
 				return true
@@ -96,6 +98,21 @@ func dlqLiteral(subject *regexp.Regexp, idx *Index) bool {
 		}
 	}
 	return false
+}
+
+// unquote is strconv.Unquote without its copy for the literals that
+// need none, most of a package's: valid UTF-8, no escape in a quoted
+// literal, no carriage return in a raw one.
+func unquote(lit string) (string, error) {
+	n := len(lit)
+	if n < 2 || lit[n-1] != lit[0] || !utf8.ValidString(lit) {
+		return strconv.Unquote(lit)
+	}
+	body := lit[1 : n-1]
+	if lit[0] == '"' && !strings.ContainsAny(body, "\\\"\n") || lit[0] == '`' && !strings.ContainsAny(body, "`\r") {
+		return body, nil
+	}
+	return strconv.Unquote(lit)
 }
 
 // DLQSubjectConsts returns the names of the package-level string

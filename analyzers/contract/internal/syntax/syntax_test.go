@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,4 +85,18 @@ func mustParse(t *testing.T, fset *token.FileSet, name, src string) *ast.File {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestUnquote checks the shortcut against strconv.Unquote.
+func TestUnquote(t *testing.T) {
+	for _, lit := range []string{
+		`"orders.dlq"`, `"a\"b"`, `"tab\there"`, `"\u00e9t\u00e9"`, "\"caf\xc3\xa9\"", "\"bad\xff\"",
+		"`raw\\n`", "`with\r\ncr`", "``", `""`, `"`, "`", `"x'`, `'x'`, `"é"`, `"a"b"`, "\"a\nb\"", "`a`b`",
+	} {
+		want, wantErr := strconv.Unquote(lit)
+		got, err := unquote(lit)
+		if got != want || (err == nil) != (wantErr == nil) {
+			t.Errorf("unquote(%q) = %q, %v; strconv.Unquote: %q, %v", lit, got, err, want, wantErr)
+		}
+	}
 }
