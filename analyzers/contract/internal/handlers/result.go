@@ -141,6 +141,7 @@ type Result struct {
 	varReturns       map[*ast.ReturnStmt]retScope     // returns of a variable or naked, with their function
 	routeVars        map[*types.Var]*types.Var        // locals defined by a lookup in a route field, with the field
 	routeFuncs       map[*types.Func]*types.Var       // functions that return a handler looked up in a route field (routes.go)
+	readsLookups     bool                             // set by routeOf when its answer read routeVars or routeFuncs (indexRouteVars)
 	pending          []Pending                        // registrations through an interface with no implementation in sight
 	shapes           Shapes                           // handler types the package sees (shapes.go)
 	messageless      map[*ast.FuncDecl]*ast.FuncDecl  // candidates without a message, by their declaration (shapes.go)

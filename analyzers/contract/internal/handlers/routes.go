@@ -111,8 +111,11 @@ func (m *Result) indexRouteLookups() {
 	if !m.looksUpRoutes() {
 		return // most packages: no route field is indexed or ranged over
 	}
+	var pending []int // indexes into the syntax index's Flow
 	for round := 0; round <= defs.MaxDepth; round++ {
-		if !m.indexRouteVars() && !m.indexRouteFuncs() {
+		var changed bool
+		pending, changed = m.indexRouteVars(pending, round == 0)
+		if !m.indexRouteFuncs() && !changed {
 			return
 		}
 	}
@@ -135,30 +138,46 @@ func (m *Result) looksUpRoutes() bool {
 }
 
 // indexRouteVars records the locals defined by a route lookup, and
-// reports whether it recorded any new one.
-func (m *Result) indexRouteVars() bool {
-	changed := false
-	record := func(e ast.Expr, field *types.Var) {
-		if field == nil {
-			return
-		}
-		if v := defs.VarOf(m.info, e); v != nil && m.routeVars[v] == nil {
-			m.routeVars[v], changed = field, true
-		}
-	}
-	for _, f := range m.syn.Flow {
-		switch n := f.Node.(type) {
+// reports whether it recorded any new one. It looks at the nodes of the
+// Flow index in pending, or at all of them when all is set, and returns
+// those whose answer may change in a later round: the ones that read the
+// lookups recorded so far (routeOf sets readsLookups). Any other answers
+// the same in every round.
+func (m *Result) indexRouteVars(pending []int, all bool) (next []int, changed bool) {
+	visit := func(i int) {
+		var lhs ast.Expr
+		var field *types.Var
+		m.readsLookups = false
+		switch n := m.syn.Flow[i].Node.(type) {
 		case *ast.AssignStmt:
 			if len(n.Rhs) == 1 && len(n.Lhs) > 0 {
-				record(n.Lhs[0], m.routeOf(n.Rhs[0], 0))
+				lhs, field = n.Lhs[0], m.routeOf(n.Rhs[0], 0)
 			}
 		case *ast.RangeStmt:
 			if n.Value != nil {
-				record(n.Value, m.routeContainer(n.X)) // for _, h := range r.routes
+				lhs, field = n.Value, m.routeContainer(n.X) // for _, h := range r.routes
 			}
 		}
+		if field == nil {
+			if m.readsLookups {
+				next = append(next, i)
+			}
+			return
+		}
+		if v := defs.VarOf(m.info, lhs); v != nil && m.routeVars[v] == nil {
+			m.routeVars[v], changed = field, true
+		}
 	}
-	return changed
+	if all {
+		for i := range m.syn.Flow {
+			visit(i)
+		}
+	} else {
+		for _, i := range pending {
+			visit(i)
+		}
+	}
+	return next, changed
 }
 
 // indexRouteFuncs records the package's lookup functions, and reports
@@ -193,6 +212,7 @@ func (m *Result) routeOf(e ast.Expr, depth int) *types.Var {
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
+		m.readsLookups = true
 		if len(m.routeVars) == 0 {
 			return nil // most packages: no lookup to look up
 		}
@@ -204,12 +224,23 @@ func (m *Result) routeOf(e ast.Expr, depth int) *types.Var {
 			return m.routeOf(x.X, depth+1) // rt.handler, rt an entry of the route
 		}
 	case *ast.CallExpr:
+		// A lookup function's first result, and middleware's, is a
+		// function returning an error: most calls are neither.
+		t := m.info.TypeOf(x)
+		first := t
+		if tuple, ok := t.(*types.Tuple); ok && tuple.Len() > 0 {
+			first = tuple.At(0).Type()
+		}
+		if !gotypes.IsValid(first) || !ReturnsError(first) {
+			return nil
+		}
+		m.readsLookups = true
 		if len(m.routeFuncs) > 0 {
 			if fn := gotypes.StaticCallee(m.info, x); fn != nil && m.routeFuncs[fn.Origin()] != nil {
 				return m.routeFuncs[fn.Origin()] // h, ok := r.lookup(subj)
 			}
 		}
-		if t := m.info.TypeOf(x); !gotypes.IsValid(t) || !ReturnsError(t) {
+		if !gotypes.IsValid(t) || !ReturnsError(t) {
 			return nil
 		}
 		for _, a := range x.Args {
