@@ -3,7 +3,6 @@ package messages
 import (
 	"go/ast"
 	"go/types"
-	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
@@ -30,23 +29,10 @@ func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, sy
 			}
 		}
 	}
-	if namesRedeliverySource(profiles, syn.Names) {
-		m.unredelivered = m.findUnredelivered(files, testFuncs, flowNodes(syn, redeliveryCallNames(profiles)))
+	if r := newRedelivery(m); r != nil && r.seeded(syn.Sites) {
+		m.unredelivered = r.findUnredelivered(files, testFuncs, flowNodes(syn, redeliveryCallNames(profiles)))
 	}
 	return m
-}
-
-// namesRedeliverySource reports whether names, the package's identifiers,
-// name a method of the profiles' redelivery lists: every message that
-// nothing redelivers is found from a call of one (findUnredelivered), so
-// a package that names none has none.
-func namesRedeliverySource(profiles []*profile.Profile, names map[string]bool) bool {
-	for _, p := range profiles {
-		if p.Redelivery != nil && slices.ContainsFunc(p.Redelivery.Methods(), func(m profile.Method) bool { return names[m.Name] }) {
-			return true
-		}
-	}
-	return false
 }
 
 // flowNodes returns, in source order, the nodes a message can flow

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
@@ -51,13 +53,9 @@ func (r *redelivery) callee(call *ast.CallExpr) *types.Func {
 	return fn
 }
 
-// findUnredelivered returns the variables of files whose messages nothing
-// redelivers, messages and their sources both. Test functions are out of
-// scope (a test's core NATS subscription says nothing of how production
-// registers a handler). flow is what flowNodes collected, the part
-// that can mark something: the fixpoint's rounds go over it, not the
-// files.
-func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl]bool, flow []ast.Node) map[*types.Var]bool {
+// newRedelivery returns the state of the analysis of m's package, nil
+// when no profile says where messages nothing redelivers come from.
+func newRedelivery(m *Table) *redelivery {
 	r := &redelivery{m: m, decls: make(map[*types.Func]*ast.FuncDecl), vars: make(map[*types.Var]bool), callees: make(map[*ast.CallExpr]*types.Func)}
 	r.methods = make(map[string]bool)
 	for _, p := range m.profiles {
@@ -71,6 +69,34 @@ func (m *Table) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl
 	if len(r.rs) == 0 || m.info == nil {
 		return nil
 	}
+	return r
+}
+
+// seeded reports whether one of calls calls a method of the profiles'
+// redelivery lists: every message that nothing redelivers is found from
+// such a call (a source, a creation, a subscription with a handler or a
+// channel), so that without one there is nothing to follow.
+func (r *redelivery) seeded(calls []syntax.Site) bool {
+	return slices.ContainsFunc(calls, func(s syntax.Site) bool {
+		call, ok := s.Node.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if name, _ := goast.CalledName(call.Fun); !r.methods[name] {
+			return false
+		}
+		return r.in(r.callee(call), (*profile.Redelivery).Methods)
+	})
+}
+
+// findUnredelivered returns the variables of files whose messages nothing
+// redelivers, messages and their sources both. Test functions are out of
+// scope (a test's core NATS subscription says nothing of how production
+// registers a handler). flow is what flowNodes collected, the part
+// that can mark something: the fixpoint's rounds go over it, not the
+// files.
+func (r *redelivery) findUnredelivered(files []*ast.File, testFuncs map[*ast.FuncDecl]bool, flow []ast.Node) map[*types.Var]bool {
+	m := r.m
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !testFuncs[fd] {
