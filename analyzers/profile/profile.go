@@ -95,17 +95,13 @@ type Profile struct {
 // Method returns the name of the (first, by name) method of p that
 // settles as s, or "".
 func (p *Profile) Method(s Settlement) string {
-	var names []string
+	first := ""
 	for name, t := range p.AckMethods {
-		if t == s {
-			names = append(names, name)
+		if t == s && (first == "" || name < first) {
+			first = name
 		}
 	}
-	slices.Sort(names)
-	if len(names) == 0 {
-		return ""
-	}
-	return names[0]
+	return first
 }
 
 // DelayedRetry is the method that redelivers after a delay: the fix for a
