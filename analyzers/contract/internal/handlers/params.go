@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
+	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
@@ -157,20 +158,33 @@ func (m *Result) handlerFields(decls []*ast.FuncDecl) map[*types.Var]token.Pos {
 	calledFields := make(map[*ast.FuncDecl]map[*types.Var]bool)
 	wrappers := make(map[*types.Var][]*types.Func)
 	var fields []*types.Var
-	for _, s := range m.syn.Sites {
-		d := m.syn.DeclOf[s.Body]
-		if d == nil || s.Node.Pos() < d.Body.Pos() {
-			continue // outside a declaration's body
+	inDecl := func(s syntax.Site) *ast.FuncDecl {
+		if d := m.syn.DeclOf[s.Body]; d != nil && s.Node.Pos() >= d.Body.Pos() {
+			return d
 		}
+		return nil // outside a declaration's body
+	}
+	for _, s := range m.syn.Sites {
 		switch n := s.Node.(type) {
 		case *ast.ReturnStmt:
-			if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil && len(n.Results) > 0 {
+			if len(n.Results) == 0 {
+				continue
+			}
+			d := inDecl(s)
+			if d == nil {
+				continue
+			}
+			if fn, _ := m.info.Defs[d.Name].(*types.Func); fn != nil {
 				if f := m.calledField(n.Results[len(n.Results)-1]); f != nil && !slices.Contains(wrappers[f], fn) {
 					wrappers[f] = append(wrappers[f], fn)
 				}
 			}
 		case *ast.CallExpr:
 			if f := m.calledField(n); f != nil {
+				d := inDecl(s)
+				if d == nil {
+					continue
+				}
 				if calledFields[d] == nil {
 					calledFields[d] = make(map[*types.Var]bool)
 				}
@@ -243,7 +257,17 @@ func (m *Result) calledField(e ast.Expr) *types.Var {
 	if !ok {
 		return nil
 	}
-	if f := m.calledRoute(call); f != nil {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		// One lookup of the selection for the two cases of a selector:
+		// routeOf would make the same, first.
+		if s := m.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && ReturnsError(s.Type()) {
+			if f := m.routeOf(sel.X, 1); f != nil {
+				return f // rt.handler(ctx, m), rt an entry of the route
+			}
+			v, _ := s.Obj().(*types.Var)
+			return v // x.f(ctx, m)
+		}
+	} else if f := m.calledRoute(call); f != nil {
 		return f // r.routes[subj](ctx, m), or h(ctx, m) after h := r.routes[subj]
 	}
 	if len(m.returnsField) > 0 {
@@ -251,14 +275,5 @@ func (m *Result) calledField(e ast.Expr) *types.Var {
 			return m.returnsField[fn.Origin()] // w.Run(ctx, p), Run of another package returning w.run(ctx, p) (split.go)
 		}
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	s := m.info.Selections[sel]
-	if s == nil || s.Kind() != types.FieldVal || !ReturnsError(s.Type()) {
-		return nil
-	}
-	v, _ := s.Obj().(*types.Var)
-	return v
+	return nil
 }
