@@ -41,6 +41,12 @@ type redelivery struct {
 	// methods are the names of the methods the profiles' lists hold: in
 	// rejects every other callee by its name.
 	methods map[string]bool
+	// stateful is set when a visit read what the rounds change, the
+	// values marked: a node whose visit did not answers the same in every
+	// round, and is visited once. (The reads of ephemeral consumers are
+	// the same in every round, and what readOnce marks stays marked: the
+	// first round records them all.)
+	stateful bool
 }
 
 // callee returns call's static callee, computed once per call.
@@ -109,9 +115,15 @@ func (r *redelivery) findUnredelivered(files []*ast.File, testFuncs map[*ast.Fun
 	for round := 0; round < maxRedeliveryRounds; round++ {
 		r.changed = false
 		r.reads = make(map[*types.Var][]string)
+		next := flow[:0:0]
 		for _, n := range flow {
+			r.stateful = false
 			r.visit(n)
+			if r.stateful {
+				next = append(next, n)
+			}
 		}
+		flow = next
 		r.readOnce()
 		if !r.changed {
 			break
@@ -206,6 +218,7 @@ func (r *redelivery) assign(lhs, rhs ast.Expr) {
 func (r *redelivery) yields(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
+		r.stateful = true
 		return len(r.vars) > 0 && r.vars[r.varOf(e)]
 	case *ast.UnaryExpr:
 		return e.Op == token.ARROW && r.yields(e.X) // <-ch
@@ -410,33 +423,4 @@ func recvName(fn *types.Func) string {
 		return n.Obj().Name()
 	}
 	return ""
-}
-
-// RedeliveredVars reports whether one of the message variables vs may be
-// redelivered (see Redelivered); true when vs is empty (the message is
-// unknown).
-func (m *Table) RedeliveredVars(vs []*types.Var) bool {
-	return len(vs) == 0 || slices.ContainsFunc(vs, func(v *types.Var) bool { return !m.unredelivered[v] })
-}
-
-// Redelivered reports whether the message msg names may be redelivered
-// by the server: false only when msg is a variable whose origin the
-// package shows to be one that nothing redelivers (a core NATS
-// subscription, an ordered, AckNone or read-once ephemeral consumer).
-// Where the origin is not visible, the message is taken to be redelivered.
-func (m *Table) Redelivered(msg ast.Expr) bool {
-	for {
-		switch e := ast.Unparen(msg).(type) {
-		case *ast.StarExpr:
-			msg = e.X
-			continue
-		case *ast.UnaryExpr:
-			msg = e.X
-			continue
-		case *ast.Ident:
-			v, _ := m.info.Uses[e].(*types.Var)
-			return v == nil || !m.unredelivered[v]
-		}
-		return true
-	}
 }
