@@ -41,7 +41,7 @@ func Build(info *types.Info, pkg *types.Package, profiles []*profile.Profile, sy
 // nothing; on a large package they were most of the list). syn leaves out
 // the test functions, as findUnredelivered does.
 func flowNodes(syn *syntax.Index, calls map[string]bool) []ast.Node {
-	var out []ast.Node
+	out := make([]ast.Node, 0, len(syn.Flow)) // about as many: fewer stores, a few calls
 	sites := syn.Sites
 	for _, f := range syn.Flow {
 		if _, ok := f.Node.(*ast.ExprStmt); ok {

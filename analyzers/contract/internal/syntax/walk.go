@@ -8,28 +8,31 @@ import (
 // Per kilobyte of source, a little more than Go code holds of each kind
 // of node the walk collects (nats-server, net/http and this repository's
 // runtime hold 10 to 15 calls, 5 to 8 definitions and 5 to 7 string
-// literals per kilobyte). The walk's slices start at that capacity: grown
-// by appends, they allocated twice their final size, most of the model's
-// allocations on a large package, and the collections they caused.
+// literals per kilobyte; over nats-server and all its dependencies, 90%
+// of the source holds at most 16 sites, 9 flow nodes and 5.5 strings per
+// kilobyte). The walk's slices start at that capacity: grown by appends,
+// they allocated twice their final size, most of the model's allocations
+// on a large package, and the collections they caused.
 const (
 	sitesPerKB   = 20
 	flowPerKB    = 10
-	stringsPerKB = 8
+	stringsPerKB = 6
 )
 
 // NewIndex indexes files, leaving out the bodies of the test functions
 // skipped (TestFuncs).
 func NewIndex(files []*ast.File, skipped map[*ast.FuncDecl]bool) *Index {
-	kb := 0
+	kb, funcs := 0, 0
 	for _, f := range files {
 		kb += int(f.FileEnd-f.FileStart)/1024 + 1
+		funcs += len(f.Decls) // at most the declared functions' bodies; literals add some
 	}
 	s := &Index{
 		Sites:   make([]Site, 0, kb*sitesPerKB),
 		Flow:    make([]FlowNode, 0, kb*flowPerKB),
 		Strings: make([]*ast.BasicLit, 0, kb*stringsPerKB),
-		Returns: make(map[*ast.BlockStmt][]*ast.ReturnStmt),
-		DeclOf:  make(map[*ast.BlockStmt]*ast.FuncDecl),
+		Returns: make(map[*ast.BlockStmt][]*ast.ReturnStmt, funcs),
+		DeclOf:  make(map[*ast.BlockStmt]*ast.FuncDecl, funcs),
 		Names:   make(map[string]bool),
 	}
 	for _, f := range files {
