@@ -111,10 +111,13 @@ func (m *Result) indexRouteLookups() {
 	if !m.looksUpRoutes() {
 		return // most packages: no route field is indexed or ranged over
 	}
-	var pending []int // indexes into the syntax index's Flow
+	pending := make([]int, len(m.syn.Flow)) // indexes into the syntax index's Flow: all of them first
+	for i := range pending {
+		pending[i] = i
+	}
 	for round := 0; round <= defs.MaxDepth; round++ {
 		var changed bool
-		pending, changed = m.indexRouteVars(pending, round == 0)
+		pending, changed = m.indexRouteVars(pending)
 		if !m.indexRouteFuncs() && !changed {
 			return
 		}
@@ -139,12 +142,11 @@ func (m *Result) looksUpRoutes() bool {
 
 // indexRouteVars records the locals defined by a route lookup, and
 // reports whether it recorded any new one. It looks at the nodes of the
-// Flow index in pending, or at all of them when all is set, and returns
-// those whose answer may change in a later round: the ones that read the
-// lookups recorded so far (routeOf sets readsLookups). Any other answers
-// the same in every round.
-func (m *Result) indexRouteVars(pending []int, all bool) (next []int, changed bool) {
-	visit := func(i int) {
+// Flow index in pending and returns those whose answer may change in a
+// later round: the ones that read the lookups recorded so far (routeOf
+// sets readsLookups). Any other answers the same in every round.
+func (m *Result) indexRouteVars(pending []int) (next []int, changed bool) {
+	for _, i := range pending {
 		var lhs ast.Expr
 		var field *types.Var
 		m.readsLookups = false
@@ -162,19 +164,10 @@ func (m *Result) indexRouteVars(pending []int, all bool) (next []int, changed bo
 			if m.readsLookups {
 				next = append(next, i)
 			}
-			return
+			continue
 		}
 		if v := defs.VarOf(m.info, lhs); v != nil && m.routeVars[v] == nil {
 			m.routeVars[v], changed = field, true
-		}
-	}
-	if all {
-		for i := range m.syn.Flow {
-			visit(i)
-		}
-	} else {
-		for _, i := range pending {
-			visit(i)
 		}
 	}
 	return next, changed
