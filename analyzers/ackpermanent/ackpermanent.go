@@ -77,7 +77,7 @@ func (c *checker) bodies() []*ast.BlockStmt {
 	for _, bc := range c.m.Paths().AckCallsByBody(contract.AckCall.IsAck) {
 		all = append(all, bc.Body)
 	}
-	slices.SortFunc(all, func(a, b *ast.BlockStmt) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(all, func(a, b *ast.BlockStmt) int { return goast.ComparePos(c.pass.Fset, a.Pos(), b.Pos()) })
 	return slices.Compact(all)
 }
 

@@ -134,7 +134,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 	}
 	m.freeze()
 	m.paths = paths.Build(paths.Inputs{
-		Info: m.info, MayRetry: m.gate.MayRetry, Solve: m.gate.MayRetry || m.gate.MaySettle, Syn: m.syn, Msgs: m.msgs,
+		Fset: m.fset, Info: m.info, MayRetry: m.gate.MayRetry, Solve: m.gate.MayRetry || m.gate.MaySettle, Syn: m.syn, Msgs: m.msgs,
 		Prod: m.prod, Set: m.set, Hd: m.hd, Tr: m.tr, Graphs: m.graphs, Defs: m.defs, Decls: decls,
 	})
 	m.exportFacts(pass)

@@ -4,7 +4,9 @@
 package goast
 
 import (
+	"cmp"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/retrylint/retrylint/analyzers/cfgs"
@@ -148,4 +150,19 @@ func OnEveryPath(body *ast.BlockStmt, visit func(ast.Node) bool) {
 			return
 		}
 	}
+}
+
+// ComparePos orders two positions of fset by file name, then by offset.
+// Comparing the positions themselves orders files as they were added to
+// the file set, which the go/packages loader does in parallel: two runs
+// could report the bodies of two files in different orders.
+func ComparePos(fset *token.FileSet, a, b token.Pos) int {
+	fa, fb := fset.File(a), fset.File(b)
+	if fa == nil || fb == nil || fa == fb {
+		return cmp.Compare(a, b)
+	}
+	if c := cmp.Compare(fa.Name(), fb.Name()); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
 }

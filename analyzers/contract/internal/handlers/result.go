@@ -13,6 +13,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/messages"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 	"golang.org/x/tools/go/analysis"
@@ -278,7 +279,7 @@ func (m *Result) HandlerBodies() []*ast.BlockStmt {
 	for b := range m.handlers {
 		out = append(out, b)
 	}
-	slices.SortFunc(out, func(a, b *ast.BlockStmt) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(out, func(a, b *ast.BlockStmt) int { return goast.ComparePos(m.fset, a.Pos(), b.Pos()) })
 	return out
 }
 

@@ -20,12 +20,14 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/settle"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/syntax"
 	"github.com/retrylint/retrylint/analyzers/contract/internal/transient"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
 )
 
 // Inputs are what Build reads.
 type Inputs struct {
+	Fset     *token.FileSet
 	Info     *types.Info
 	MayRetry bool
 	Solve    bool // the gate: a retry or a settlement can be found in the package
@@ -43,6 +45,7 @@ type Inputs struct {
 // Result is the solved paths and what the model derives from them. It is
 // complete when Build returns and read-only afterwards.
 type Result struct {
+	fset     *token.FileSet // orders bodies across files (goast.ComparePos)
 	info     *types.Info
 	mayRetry bool
 	syn      *syntax.Index
@@ -69,7 +72,7 @@ type Result struct {
 // candidate handlers; the effects' conditions, from those paths; the
 // helper settlements whose condition is known, and their bodies' paths.
 func Build(in Inputs) *Result {
-	m := &Result{info: in.Info, mayRetry: in.MayRetry, syn: in.Syn, msgs: in.Msgs, prod: in.Prod, set: in.Set,
+	m := &Result{fset: in.Fset, info: in.Info, mayRetry: in.MayRetry, syn: in.Syn, msgs: in.Msgs, prod: in.Prod, set: in.Set,
 		hd: in.Hd, tr: in.Tr, graphs: in.Graphs, defs: in.Defs, decls: in.Decls}
 	if !in.Solve {
 		return m
@@ -189,7 +192,7 @@ func (m *Result) solvePaths() {
 			bodies = append(bodies, body)
 		}
 	}
-	slices.SortFunc(bodies, func(a, b *ast.BlockStmt) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(bodies, func(a, b *ast.BlockStmt) int { return goast.ComparePos(m.fset, a.Pos(), b.Pos()) })
 	for _, body := range bodies {
 		ep, converged := m.tr.Solve(body)
 		if !converged {
