@@ -26,6 +26,12 @@ func TestPackageCache(t *testing.T) {
 		"retry/retry_test.go": "package retry\n\nimport \"testing\"\n\nfunc TestBusy(t *testing.T) { _ = (&Busy{}).Error() }\n",
 		"svc/svc_test.go":     "package svc_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/shop/svc\"\n)\n\nfunc TestService(t *testing.T) { _ = &svc.Service{} }\n",
 		"other/other.go":      "package other\n\nfunc Other() int { return 1 }\n",
+		// A producer, and a package that flattens its errors: its finding
+		// needs stock's facts, and stands in its own file.
+		"stock/stock.go": "package stock\n\nimport (\n\t\"time\"\n\n\t\"example.com/shop/retry\"\n)\n\n" +
+			"func Reserve(sku string) error {\n\tif sku == \"\" {\n\t\treturn &retry.Busy{D: time.Second}\n\t}\n\treturn nil\n}\n",
+		"audit/audit.go": "package audit\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/shop/stock\"\n)\n\n" +
+			"func Record(sku string) error {\n\tif err := stock.Reserve(sku); err != nil {\n\t\treturn fmt.Errorf(\"audit %s: %v\", sku, err)\n\t}\n\treturn nil\n}\n",
 	} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
 			t.Fatal(err)
@@ -39,9 +45,9 @@ func TestPackageCache(t *testing.T) {
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
 	env := append([]string{"XDG_CACHE_HOME=" + cacheDir, "RETRYLINT_CACHE_STATS=" + statsFile}, foreignEnv...)
 
-	run := func(args ...string) (result, []string) {
+	run := func(args ...string) (result, cacheStats) {
 		t.Helper()
-		return runStats(t, dir, env, statsFile, append(args, "./...")...)
+		return runCacheStats(t, dir, env, statsFile, append(args, "./...")...)
 	}
 	// uncached holds the output of uncached runs by flags, to compare
 	// cached runs with: the last, when the sources changed only in
@@ -64,12 +70,23 @@ func TestPackageCache(t *testing.T) {
 			wait()
 		}
 	}
+	// The steps whose packages must be analyzed against export data.
+	fromExport := map[string]bool{"audit edited": true, "stock edited": true}
 	// check runs retrylint with flags and compares its output with an
 	// uncached run's.
 	check := func(step string, wantAnalyzed []string, flags ...string) {
 		t.Helper()
 		wait := reference(flags...)
-		got, analyzed := run(flags...)
+		got, stats := run(flags...)
+		analyzed := stats.Analyzed
+		// Runs that analyze only some packages do so against export data,
+		// with the facts the earlier runs stored, unless a finding points
+		// into a dependency (whose export data has no columns) or the
+		// packages analyzed are most of the program's source.
+		whole := step == "first run" || step == "an analyzer off" || step == "entries corrupted"
+		if whole && stats.FromExport || fromExport[step] && !stats.FromExport {
+			t.Errorf("%s %v: analyzed against export data: %v", step, flags, stats.FromExport)
+		}
 		if want := wait(); got != want {
 			t.Errorf("%s %v: cached run printed\n%+v\nuncached:\n%+v", step, flags, got, want)
 		}
@@ -96,6 +113,10 @@ func TestPackageCache(t *testing.T) {
 
 	all := dependents(t, dir, env, "")
 	check("first run", all)
+	edit("audit/audit.go")
+	check("audit edited", dependents(t, dir, env, "example.com/shop/audit"))
+	edit("stock/stock.go")
+	check("stock edited", dependents(t, dir, env, "example.com/shop/stock"))
 	edit("retry/retry.go")
 	check("retry edited", dependents(t, dir, env, "example.com/shop/retry"))
 	edit("cmd/app/main.go")
@@ -202,17 +223,31 @@ func dependents(t *testing.T, dir string, env []string, pkg string, patterns ...
 // it replayed the whole run).
 func runStats(t *testing.T, dir string, env []string, statsFile string, args ...string) (result, []string) {
 	t.Helper()
+	r, stats := runCacheStats(t, dir, env, statsFile, args...)
+	return r, stats.Analyzed
+}
+
+// cacheStats is what a run with RETRYLINT_CACHE_STATS writes.
+type cacheStats struct {
+	Analyzed   []string
+	FromExport bool // the packages analyzed were type-checked against export data, with cached facts
+}
+
+// runCacheStats runs retrylint and returns what it printed and its cache
+// statistics (zero when it wrote none).
+func runCacheStats(t *testing.T, dir string, env []string, statsFile string, args ...string) (result, cacheStats) {
+	t.Helper()
 	os.Remove(statsFile)
 	r := runEnv(t, dir, env, args...)
+	var stats cacheStats
 	data, err := os.ReadFile(statsFile)
 	if errors.Is(err, os.ErrNotExist) {
-		return r, nil
+		return r, stats
 	}
-	var stats struct{ Analyzed []string }
 	if err != nil || json.Unmarshal(data, &stats) != nil {
 		t.Fatalf("stats: %v %s", err, data)
 	}
-	return r, stats.Analyzed
+	return r, stats
 }
 
 // TestPackageCacheCorpus: over the analyzers' corpus (in GOPATH layout, as
@@ -279,7 +314,11 @@ func TestPackageCacheCorpus(t *testing.T) {
 			f.Close()
 			settle(t, files[0])
 		}
-		got, analyzed := runStats(t, dir, env, statsFile, patterns...)
+		got, stats := runCacheStats(t, dir, env, statsFile, patterns...)
+		analyzed := stats.Analyzed
+		if stats.FromExport != (edited != "") {
+			t.Errorf("run %d (%q edited): analyzed against export data: %v", i, edited, stats.FromExport)
+		}
 		if got != uncached {
 			t.Errorf("run %d (%q edited): cached output\n%+v\nuncached:\n%+v", i, edited, got, uncached)
 		}

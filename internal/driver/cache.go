@@ -52,6 +52,12 @@ func checksum(payload []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
+// has reports whether there is an entry under key, without reading it.
+func (c *diskCache) has(key string) bool {
+	_, err := os.Stat(filepath.Join(c.dir, key))
+	return err == nil
+}
+
 // put stores v under key, atomically. Failures are ignored: the cache only
 // saves time.
 func (c *diskCache) put(key string, v any) {

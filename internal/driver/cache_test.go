@@ -120,7 +120,7 @@ func TestPackageCacheUnstable(t *testing.T) {
 			t.Fatal(err)
 		}
 		edit()
-		c.store(pkgs, results, keys)
+		c.store(pkgs, results, keys, nil)
 		var stored []string
 		for _, p := range pkgs {
 			var e pkgEntry

@@ -318,7 +318,7 @@ func (r *runner) analyze(cfg *packages.Config, patterns, flags []string) int {
 	r.stats = cacheStats{Analyzed: idsOf(out.roots)}
 	r.stats.write()
 	if c != nil && out.clean() {
-		c.store(out.roots, out.results, nil)
+		c.store(out.roots, out.results, nil, ownFacts(out.graph))
 	}
 	return r.report(out)
 }

@@ -31,9 +31,14 @@ import (
 //     tenth of a second to a second on a large module;
 //   - compute every package's key, and replay the root packages whose key
 //     has an entry;
-//   - load the others (with their dependencies, from source: the checks
-//     need their dependencies' facts, and computing them anew is what
-//     keeps the results exact) and analyze them.
+//   - analyze the others against their dependencies' export data, with
+//     the dependencies' facts replayed from this cache (incremental.go),
+//     when every dependency has its facts here, the missed packages are a
+//     small part of the source and no finding points into a dependency;
+//   - otherwise load them with their dependencies from source (the checks
+//     need their dependencies' facts, and computing them anew keeps the
+//     results exact) and analyze them; every run that loads from source
+//     stores the facts of every package it analyzed.
 //
 // A first run, whose cache holds no marker of its setup in its working
 // directory, skips the listing: it loads and analyzes everything, as an
@@ -170,8 +175,9 @@ type fileSum struct {
 // analyzes or replays writes them to file as JSON (for tests and bench/):
 // the output stays the same.
 type cacheStats struct {
-	Analyzed []string // the IDs of the root packages analyzed
-	Replayed int      // how many root packages were replayed
+	Analyzed   []string // the IDs of the root packages analyzed
+	FromExport bool     // analyzed against export data and cached facts (incremental.go)
+	Replayed   int      // how many root packages were replayed
 }
 
 func (s *cacheStats) write() {
@@ -363,13 +369,21 @@ func (c *pkgCache) recheck() bool {
 // store keeps the results of the analyzed root packages whose files are
 // all stable (see pkgCache). When expected is set (the keys the packages
 // were listed under), a package is kept only under that key.
-func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expected map[string]pkgKey) {
+//
+// It also keeps the facts given, by package ID: those of every package
+// analyzed, dependencies included, whose files are all stable.
+func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expected map[string]pkgKey, facts map[string]*factEntry) {
 	if !c.recheck() {
 		return
 	}
 	keys, err := c.keys(roots)
 	if err != nil {
 		return
+	}
+	for id, e := range facts {
+		if k, ok := keys[id]; ok && k.stable && (expected == nil || expected[id] == k) && !c.disk.has(factKey(k)) {
+			c.disk.put(factKey(k), e)
+		}
 	}
 	byID := make(map[string][]diag, len(results))
 	for _, res := range results {
@@ -406,6 +420,7 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 	}
 	var results []pkgResult
 	var misses []*packages.Package
+	fromExport := false
 	for _, p := range listed {
 		var e pkgEntry
 		if c.disk.get(keys[p.ID].sum, &e) && e.ID == p.ID {
@@ -421,14 +436,18 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 		return nil, false // nothing to replay
 	}
 	if len(misses) > 0 {
-		fresh, ok := r.analyzeMisses(c, cfg, misses, keys)
+		fresh, ok := r.analyzeFromExport(c, cfg, misses, keys)
+		fromExport = ok
+		if !ok {
+			fresh, ok = r.analyzeMisses(c, cfg, misses, keys)
+		}
 		if !ok {
 			return nil, false
 		}
 		results = append(results, fresh...)
 		sortResults(results)
 	}
-	r.stats = cacheStats{Analyzed: idsOf(misses), Replayed: len(listed) - len(misses)}
+	r.stats = cacheStats{Analyzed: idsOf(misses), FromExport: fromExport, Replayed: len(listed) - len(misses)}
 	return &outcome{results: results}, true
 }
 
@@ -437,14 +456,8 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 // reported an error: the caller then analyzes everything, so that their
 // messages are the same as in an uncached run.
 func (r *runner) analyzeMisses(c *pkgCache, cfg *packages.Config, misses []*packages.Package, keys map[string]pkgKey) ([]pkgResult, bool) {
-	want := make(map[string]bool, len(misses))
-	var patterns []string
-	for _, p := range misses {
-		want[p.ID] = true
-		patterns = append(patterns, loadPattern(p.ID))
-	}
-	slices.Sort(patterns)
-	pkgs, err := packages.Load(cfg, slices.Compact(patterns)...)
+	want, patterns := missPatterns(misses)
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, false
 	}
@@ -461,8 +474,20 @@ func (r *runner) analyzeMisses(c *pkgCache, cfg *packages.Config, misses []*pack
 		return nil, false
 	}
 	results := resultsOf(graph)
-	c.store(roots, results, keys)
+	c.store(roots, results, keys, ownFacts(graph))
 	return results, true
+}
+
+// missPatterns returns the IDs of the missed packages, and the import
+// paths that load them, sorted.
+func missPatterns(misses []*packages.Package) (want map[string]bool, patterns []string) {
+	want = make(map[string]bool, len(misses))
+	for _, p := range misses {
+		want[p.ID] = true
+		patterns = append(patterns, loadPattern(p.ID))
+	}
+	slices.Sort(patterns)
+	return want, slices.Compact(patterns)
 }
 
 // loadPattern is the import path that loads the package with ID id: the

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 )
 
@@ -50,36 +51,7 @@ func resultsOf(graph *checker.Graph) []pkgResult {
 			res = &pkgResult{ID: act.Package.ID}
 			byID[act.Package.ID] = res
 		}
-		fset := act.Package.Fset
-		for _, d := range act.Diagnostics {
-			rd := diag{
-				Analyzer: act.Analyzer.Name,
-				Category: d.Category,
-				Message:  d.Message,
-				Posn:     fset.Position(d.Pos),
-				End:      fset.Position(cmp.Or(d.End, d.Pos)),
-			}
-			for _, fix := range d.SuggestedFixes {
-				jf := jsonSuggestedFix{Message: fix.Message}
-				for _, e := range fix.TextEdits {
-					jf.Edits = append(jf.Edits, jsonTextEdit{
-						Filename: fset.Position(e.Pos).Filename,
-						Start:    fset.Position(e.Pos).Offset,
-						End:      fset.Position(e.End).Offset,
-						New:      string(e.NewText),
-					})
-				}
-				rd.Fixes = append(rd.Fixes, jf)
-			}
-			for _, rel := range d.Related {
-				rd.Related = append(rd.Related, relatedDiag{
-					Posn:    fset.Position(rel.Pos),
-					End:     fset.Position(cmp.Or(rel.End, rel.Pos)),
-					Message: rel.Message,
-				})
-			}
-			res.Diags = append(res.Diags, rd)
-		}
+		res.Diags = append(res.Diags, diagsOf(act.Analyzer.Name, act.Package.Fset, act.Diagnostics)...)
 	}
 	results := make([]pkgResult, 0, len(byID))
 	for _, res := range byID {
@@ -87,6 +59,41 @@ func resultsOf(graph *checker.Graph) []pkgResult {
 	}
 	sortResults(results)
 	return results
+}
+
+// diagsOf resolves the positions of an analyzer's diagnostics.
+func diagsOf(analyzer string, fset *token.FileSet, diags []analysis.Diagnostic) []diag {
+	var out []diag
+	for _, d := range diags {
+		rd := diag{
+			Analyzer: analyzer,
+			Category: d.Category,
+			Message:  d.Message,
+			Posn:     fset.Position(d.Pos),
+			End:      fset.Position(cmp.Or(d.End, d.Pos)),
+		}
+		for _, fix := range d.SuggestedFixes {
+			jf := jsonSuggestedFix{Message: fix.Message}
+			for _, e := range fix.TextEdits {
+				jf.Edits = append(jf.Edits, jsonTextEdit{
+					Filename: fset.Position(e.Pos).Filename,
+					Start:    fset.Position(e.Pos).Offset,
+					End:      fset.Position(e.End).Offset,
+					New:      string(e.NewText),
+				})
+			}
+			rd.Fixes = append(rd.Fixes, jf)
+		}
+		for _, rel := range d.Related {
+			rd.Related = append(rd.Related, relatedDiag{
+				Posn:    fset.Position(rel.Pos),
+				End:     fset.Position(cmp.Or(rel.End, rel.Pos)),
+				Message: rel.Message,
+			})
+		}
+		out = append(out, rd)
+	}
+	return out
 }
 
 func sortResults(results []pkgResult) {
