@@ -185,22 +185,9 @@ func ownFacts(graph *checker.Graph) map[string]*factEntry {
 		if _, ok := records[id]; !ok {
 			records[id] = nil
 		}
-		for _, of := range act.AllObjectFacts() {
-			if of.Object.Pkg() != pkg || !exportedFrom(of.Object, pkg) {
-				continue
-			}
-			path, err := objectpath.For(of.Object)
-			if err != nil {
-				opaque[id] = true
-				continue
-			}
-			records[id] = append(records[id], factRecord{Analyzer: act.Analyzer.Name, Path: path, Object: sketchOf(of.Object), Fact: of.Fact})
-		}
-		for _, pf := range act.AllPackageFacts() {
-			if pf.Package == pkg {
-				records[id] = append(records[id], factRecord{Analyzer: act.Analyzer.Name, Package: true, Fact: pf.Fact})
-			}
-		}
+		recs, opq := ownRecords(act.Analyzer.Name, pkg, act.AllObjectFacts(), act.AllPackageFacts())
+		records[id] = append(records[id], recs...)
+		opaque[id] = opaque[id] || opq
 	}
 	entries := make(map[string]*factEntry, len(records))
 	for id, recs := range records {
@@ -210,6 +197,29 @@ func ownFacts(graph *checker.Graph) map[string]*factEntry {
 		}
 	}
 	return entries
+}
+
+// ownRecords returns the records of an analyzer's facts on pkg and its
+// objects, among all it sees, that its importers can see (exportedFrom);
+// opaque is set when one of them is on an object no path names.
+func ownRecords(analyzer string, pkg *types.Package, objs []analysis.ObjectFact, pkgs []analysis.PackageFact) (recs []factRecord, opaque bool) {
+	for _, of := range objs {
+		if of.Object.Pkg() != pkg || !exportedFrom(of.Object, pkg) {
+			continue
+		}
+		path, err := objectpath.For(of.Object)
+		if err != nil {
+			opaque = true
+			continue
+		}
+		recs = append(recs, factRecord{Analyzer: analyzer, Path: path, Object: sketchOf(of.Object), Fact: of.Fact})
+	}
+	for _, pf := range pkgs {
+		if pf.Package == pkg {
+			recs = append(recs, factRecord{Analyzer: analyzer, Package: true, Fact: pf.Fact})
+		}
+	}
+	return recs, opaque
 }
 
 // newFactEntry encodes a package's facts, in a deterministic order.

@@ -343,20 +343,24 @@ func (act *action) bindFacts(pass *analysis.Pass) {
 	pass.ExportPackageFact = func(f analysis.Fact) {
 		act.packageFacts[packageFactKey{pass.Pkg, reflect.TypeOf(f)}] = f
 	}
-	pass.AllObjectFacts = func() []analysis.ObjectFact {
-		out := make([]analysis.ObjectFact, 0, len(act.objectFacts))
-		for k, f := range act.objectFacts {
-			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
-		}
-		return out
+	pass.AllObjectFacts = act.allObjectFacts
+	pass.AllPackageFacts = act.allPackageFacts
+}
+
+func (act *action) allObjectFacts() []analysis.ObjectFact {
+	out := make([]analysis.ObjectFact, 0, len(act.objectFacts))
+	for k, f := range act.objectFacts {
+		out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
 	}
-	pass.AllPackageFacts = func() []analysis.PackageFact {
-		out := make([]analysis.PackageFact, 0, len(act.packageFacts))
-		for k, f := range act.packageFacts {
-			out = append(out, analysis.PackageFact{Package: k.pkg, Fact: f})
-		}
-		return out
+	return out
+}
+
+func (act *action) allPackageFacts() []analysis.PackageFact {
+	out := make([]analysis.PackageFact, 0, len(act.packageFacts))
+	for k, f := range act.packageFacts {
+		out = append(out, analysis.PackageFact{Package: k.pkg, Fact: f})
 	}
+	return out
 }
 
 // ownFacts returns the entry of the package's own facts, as ownFacts
@@ -364,27 +368,11 @@ func (act *action) bindFacts(pass *analysis.Pass) {
 func (u *unit) ownFacts() (*factEntry, error) {
 	var recs []factRecord
 	opaque := false
-	pkg := u.pkg.Types
 	for _, a := range u.analyzers {
-		if len(a.FactTypes) == 0 {
-			continue
-		}
-		act := u.acts[a]
-		for k, f := range act.objectFacts {
-			if k.obj.Pkg() != pkg || !exportedFrom(k.obj, pkg) {
-				continue
-			}
-			path, err := objectpath.For(k.obj)
-			if err != nil {
-				opaque = true
-				continue
-			}
-			recs = append(recs, factRecord{Analyzer: a.Name, Path: path, Object: sketchOf(k.obj), Fact: f})
-		}
-		for k, f := range act.packageFacts {
-			if k.pkg == pkg {
-				recs = append(recs, factRecord{Analyzer: a.Name, Package: true, Fact: f})
-			}
+		if len(a.FactTypes) > 0 {
+			act := u.acts[a]
+			r, opq := ownRecords(a.Name, u.pkg.Types, act.allObjectFacts(), act.allPackageFacts())
+			recs, opaque = append(recs, r...), opaque || opq
 		}
 	}
 	return newFactEntry(u.pkg.ID, recs, opaque)
@@ -443,14 +431,18 @@ const sourceMode = packages.NeedName | packages.NeedFiles | packages.NeedCompile
 // loads from source.
 func (r *runner) analyzeFromExport(c *pkgCache, cfg *packages.Config, misses []*packages.Package, keys map[string]pkgKey) ([]pkgResult, bool) {
 	want, patterns := missPatterns(misses)
+	if missed, all := c.sourceBytes(misses, want); missed*exportCostFactor > all {
+		r.debugf("missed packages hold %d of %d bytes of source: loading from source", missed, all)
+		return nil, false
+	}
 	deps := make(map[string]*factEntry)
 	complete := true
 	packages.Visit(misses, func(p *packages.Package) bool {
 		if !complete {
 			return false
 		}
-		if want[p.ID] || deps[p.ID] != nil {
-			return deps[p.ID] == nil
+		if want[p.ID] {
+			return true // Visit calls pre once per package
 		}
 		var e factEntry
 		if !c.disk.get(factKey(keys[p.ID]), &e) || e.ID != p.ID || e.Opaque {
@@ -462,10 +454,6 @@ func (r *runner) analyzeFromExport(c *pkgCache, cfg *packages.Config, misses []*
 		return true
 	}, nil)
 	if !complete {
-		return nil, false
-	}
-	if missed, all := c.sourceBytes(misses, want); missed*exportCostFactor > all {
-		r.debugf("missed packages hold %d of %d bytes of source: loading from source", missed, all)
 		return nil, false
 	}
 	registerFacts(r.selected())
