@@ -23,7 +23,10 @@ import (
 // NoReturnFact marks a function that never returns normally.
 type NoReturnFact struct{}
 
-func (*NoReturnFact) AFact()         {}
+func (*NoReturnFact) AFact() {}
+
+// SeenBySilent: silence's rules account for it (contract.Silence).
+func (*NoReturnFact) SeenBySilent()  {}
 func (*NoReturnFact) String() string { return "no return" }
 
 // Graphs holds the CFGs of one package's function bodies.
@@ -156,14 +159,18 @@ func NoReturn(info *types.Info, decls []*ast.FuncDecl, known func(*types.Func) b
 // HasReturn reports whether n holds a return statement of its own
 // function (not of a nested function literal).
 func HasReturn(n ast.Node) bool {
+	return holds(n, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok })
+}
+
+// holds reports whether n holds a node of its own function (not of a
+// nested function literal) that match accepts.
+func holds(n ast.Node, match func(ast.Node) bool) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit:
+		if _, lit := n.(*ast.FuncLit); lit {
 			return false
-		case *ast.ReturnStmt:
-			found = true
 		}
+		found = found || match(n)
 		return !found
 	})
 	return found
@@ -180,8 +187,10 @@ func callee(info *types.Info, call *ast.CallExpr) *types.Func {
 
 // exits reports whether call ends the process or the goroutine rather
 // than panicking: no deferred recover can turn it into a return.
-func exits(call *ast.CallExpr, info *types.Info) bool {
-	fn := callee(info, call)
+func exits(call *ast.CallExpr, info *types.Info) bool { return exitsFunc(callee(info, call)) }
+
+// exitsFunc is exits for a resolved callee.
+func exitsFunc(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}

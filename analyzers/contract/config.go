@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"regexp"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/retrylint/retrylint/analyzers/contract/internal/dlq"
 	"github.com/retrylint/retrylint/analyzers/profile"
 	"github.com/retrylint/retrylint/internal/globs"
@@ -182,3 +184,27 @@ func Declares(pkg *types.Package, f FuncName) bool { return dlq.Declares(pkg, f)
 
 // Name is the contract analyzer's name; drivers prefix its flags with it.
 const Name = "retrycontract"
+
+// ConfigOf returns the configuration of a, a contract analyzer made by
+// New, as its flags hold it now (nil if a is not one), for Silence.
+func ConfigOf(a *analysis.Analyzer) *Config {
+	cfg := &Config{}
+	regexps := map[string]**regexp.Regexp{FlagDLQPattern: &cfg.DLQName, FlagDLQSubjectPattern: &cfg.DLQSubject,
+		FlagTransientPredicate: &cfg.TransientPredicate, FlagDecodePattern: &cfg.Decode}
+	a.Flags.VisitAll(func(f *flag.Flag) {
+		switch v := f.Value.(type) {
+		case identValue:
+			cfg.CarrierMethod = *v.s
+		case regexpValue:
+			*regexps[f.Name] = *v.re
+		case *FuncList:
+			cfg.DLQFuncs = append(cfg.DLQFuncs, *v...)
+		case profile.FilesValue:
+			cfg.Profiles = *v.Profiles
+		}
+	})
+	if a.Name != Name || cfg.CarrierMethod == "" || cfg.DLQName == nil || cfg.DLQSubject == nil || cfg.Profiles == nil {
+		return nil
+	}
+	return cfg
+}

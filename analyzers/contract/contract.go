@@ -92,7 +92,7 @@ func run(pass *analysis.Pass, cfg *Config, h hooks) (any, error) {
 		return cfgs.Intrinsic(fn) || m.noReturn[fn] || m.imported.noReturn[fn]
 	}, cfgs.OnBuild(h.build))
 	m.syn = syntax.NewIndex(pass.Files, m.testFuncs)
-	carriers := carrierTypes(cfg, m.info, pass.Files)
+	carriers := syntax.CarrierTypes(m.info, pass.Files, cfg.CarrierMethod)
 	if len(carriers) > 0 {
 		pass.ExportPackageFact(&carrierTypesFact{Types: carriers})
 	}

@@ -42,6 +42,9 @@ type wrapsFact struct {
 }
 
 func (*wrapsFact) AFact() {}
+
+// SeenBySilent: silence's rules account for wrappers (contract.Silence).
+func (*wrapsFact) SeenBySilent() {}
 func (f *wrapsFact) String() string {
 	return "wraps param " + joinInts(f.Params)
 }

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -11,54 +10,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// carrierTypes returns the names of the package-level types of the files
-// that declare the carrier method, sorted.
-func carrierTypes(cfg *Config, info *types.Info, files []*ast.File) []string {
-	var out []string
-	for _, f := range files {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				if tn, ok := info.Defs[spec.(*ast.TypeSpec).Name].(*types.TypeName); ok && declaresMethod(tn.Type(), cfg.CarrierMethod) {
-					out = append(out, tn.Name())
-				}
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // importsFact reports whether a direct import of the package has a
 // package fact of f's type: a carrier type (carrierTypesFact) or a DLQ
 // subject constant (dlqSubjectsFact) declared there.
 func importsFact(pass *analysis.Pass, f analysis.Fact) bool {
 	return slices.ContainsFunc(pass.Pkg.Imports(), func(imp *types.Package) bool { return pass.ImportPackageFact(imp, f) })
-}
-
-// declaresMethod reports whether a named type declares a method of that
-// name (its own methods, or an interface's).
-func declaresMethod(t types.Type, method string) bool {
-	n, ok := t.(*types.Named)
-	if !ok {
-		return false
-	}
-	for i := range n.NumMethods() {
-		if n.Method(i).Name() == method {
-			return true
-		}
-	}
-	if iface, ok := n.Underlying().(*types.Interface); ok {
-		for i := range iface.NumMethods() {
-			if iface.Method(i).Name() == method {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // gateOf decides which inferences can find anything in the package

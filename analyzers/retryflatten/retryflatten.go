@@ -42,6 +42,10 @@ type FlattensFact struct {
 }
 
 func (*FlattensFact) AFact() {}
+
+// SeenBySilent: the contract's silence rules account for flattening
+// helpers (contract.Silence).
+func (*FlattensFact) SeenBySilent() {}
 func (f *FlattensFact) String() string {
 	s := "flattens param"
 	for _, p := range f.Params {

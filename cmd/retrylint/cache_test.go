@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // TestPackageCache: after an edit, a run analyzes the edited package and
@@ -231,6 +229,8 @@ func runStats(t *testing.T, dir string, env []string, statsFile string, args ...
 type cacheStats struct {
 	Analyzed   []string
 	FromExport bool // the packages analyzed were type-checked against export data, with cached facts
+	Streamed   bool // analyzed by a streamed run
+	Silent     int  // how many dependencies the streamed run found silent
 }
 
 // runCacheStats runs retrylint and returns what it printed and its cache
@@ -257,44 +257,10 @@ func runCacheStats(t *testing.T, dir string, env []string, statsFile string, arg
 // type errors is analyzed whole.
 func TestPackageCacheCorpus(t *testing.T) {
 	t.Parallel()
-	gopath := t.TempDir()
-	if err := os.CopyFS(gopath, os.DirFS(filepath.Join(root, "testdata"))); err != nil {
-		t.Fatal(err)
-	}
-	settle(t, gopath)
-	dir := filepath.Join(gopath, "src")
+	dir, env := corpusCopy(t)
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
-	env := []string{"GOPATH=" + gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off",
-		"XDG_CACHE_HOME=" + t.TempDir(), "RETRYLINT_CACHE_STATS=" + statsFile}
-
-	// Types from export data: the compiler, in a process of its own (not
-	// race-instrumented, its work kept in the build cache), finds the
-	// type errors that type-checking every package from source in this
-	// process found, in the same packages.
-	mode := packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedTypes
-	pkgs, err := packages.Load(&packages.Config{Mode: mode, Dir: dir, Tests: true, Env: append(os.Environ(), env...)}, "./...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken := make(map[string]bool) // by path: with an error of its own or in a dependency
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		bad := len(p.Errors) > 0
-		for _, imp := range p.Imports {
-			bad = bad || broken[imp.PkgPath]
-		}
-		broken[p.PkgPath] = broken[p.PkgPath] || bad
-	})
-	var patterns []string
-	for _, p := range pkgs {
-		if !broken[p.PkgPath] && !strings.HasSuffix(p.PkgPath, ".test") && !strings.HasSuffix(p.PkgPath, "_test") {
-			patterns = append(patterns, p.PkgPath)
-		}
-	}
-	slices.Sort(patterns)
-	patterns = slices.Compact(patterns)
-	if len(patterns) < 40 {
-		t.Fatalf("%d clean packages in the corpus, want at least 40", len(patterns))
-	}
+	env = append(env, "RETRYLINT_CACHE_STATS="+statsFile)
+	patterns := cleanCorpus(t, dir, env)
 
 	uncached, _ := runStats(t, dir, env, statsFile, append([]string{"-cache=false"}, patterns...)...)
 	if uncached.code != 3 || strings.Count(uncached.stdout, "\n") < 50 {

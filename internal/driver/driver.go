@@ -315,10 +315,14 @@ func (r *runner) analyze(cfg *packages.Config, patterns, flags []string) int {
 	if !ok {
 		return status
 	}
-	r.stats = cacheStats{Analyzed: idsOf(out.roots)}
+	r.stats = cacheStats{Analyzed: idsOf(out.roots), Streamed: out.facts != nil, Silent: out.silent}
 	r.stats.write()
 	if c != nil && out.clean() {
-		c.store(out.roots, out.results, nil, ownFacts(out.graph))
+		facts := out.facts
+		if facts == nil {
+			facts = ownFacts(out.graph)
+		}
+		c.store(out.roots, out.results, nil, facts)
 	}
 	return r.report(out)
 }
@@ -330,8 +334,10 @@ type outcome struct {
 	notices  []string            // failures to load (see triage)
 	warnings []string            // what was left out of the analysis, said on stderr; not failures
 	typeErrs []packages.Error
-	failures []string       // analysis failures
-	graph    *checker.Graph // when everything was analyzed, for -json's errors
+	failures []string              // analysis failures
+	graph    *checker.Graph        // when everything was analyzed by the checker, for -json's errors
+	facts    map[string]*factEntry // every package's own facts, from a streamed run (stream.go)
+	silent   int                   // how many dependencies the streamed run found silent
 }
 
 // clean reports whether the outcome is the analysis of packages that
@@ -344,6 +350,12 @@ func (o *outcome) clean() bool {
 // analyzers on every root package; ok is false when it could not, and
 // said why, with the exit status.
 func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outcome, status int, ok bool) {
+	pkgs, stream := r.loadStreamed(cfg, patterns)
+	if stream != nil {
+		return r.outcomeOf(pkgs, nil, func(l loaded) (*outcome, error) {
+			return &outcome{roots: l.roots, results: stream.results, facts: stream.facts, silent: stream.silent}, nil
+		})
+	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	var warnings []string
 	if err != nil && cfg.Tests && untidyGoMod(err) {
@@ -363,27 +375,32 @@ func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outco
 	if len(pkgs) == 0 {
 		return nil, r.failEmpty(ExitFailure, "no packages match %s", strings.Join(patterns, " ")), false
 	}
+	return r.outcomeOf(pkgs, warnings, func(l loaded) (*outcome, error) {
+		graph, err := checker.Analyze(r.selected(), l.roots, nil)
+		if err != nil {
+			for _, n := range l.notices {
+				fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, n)
+			}
+			return nil, err
+		}
+		return &outcome{roots: l.roots, results: resultsOf(graph), failures: failuresOf(graph), graph: graph}, nil
+	})
+}
+
+// outcomeOf checks the loaded packages, sorts them (triage) and returns
+// the outcome analyze makes of them.
+func (r *runner) outcomeOf(pkgs []*packages.Package, warnings []string, analyze func(loaded) (*outcome, error)) (*outcome, int, bool) {
 	if missing, option := missingDLQFuncs(r.analyzers, pkgs); len(missing) > 0 {
 		return nil, r.failEmpty(ExitUsage, "-%s.%s names what does not exist (a typo hides findings): %s",
 			contract.Name, option, strings.Join(missing, "; ")), false
 	}
 	l := triage(pkgs)
-	graph, err := checker.Analyze(r.selected(), l.roots, nil)
+	out, err := analyze(l)
 	if err != nil {
-		for _, n := range l.notices {
-			fmt.Fprintf(r.stderr, "%s: %s\n", r.progname, n)
-		}
 		return nil, r.failEmpty(ExitFailure, "%v", err), false
 	}
-	return &outcome{
-		roots:    l.roots,
-		results:  resultsOf(graph),
-		warnings: warnings,
-		notices:  l.notices,
-		typeErrs: l.typeErrs,
-		failures: failuresOf(graph),
-		graph:    graph,
-	}, 0, true
+	out.warnings, out.notices, out.typeErrs = warnings, l.notices, l.typeErrs
+	return out, 0, true
 }
 
 // report prints the outcome in the run's format and returns the exit

@@ -178,6 +178,8 @@ type cacheStats struct {
 	Analyzed   []string // the IDs of the root packages analyzed
 	FromExport bool     // analyzed against export data and cached facts (incremental.go)
 	Replayed   int      // how many root packages were replayed
+	Streamed   bool     // analyzed by a streamed run (stream.go)
+	Silent     int      // how many dependencies it found silent
 }
 
 func (s *cacheStats) write() {

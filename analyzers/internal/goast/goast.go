@@ -90,14 +90,7 @@ func EnclosingBody(stack []ast.Node) *ast.BlockStmt {
 // "process" for s.process(ctx), "Result" for Result[T](v); "" for calls of
 // computed func values.
 func CalleeName(call *ast.CallExpr) string {
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = ast.Unparen(f.X)
-	case *ast.IndexListExpr:
-		fun = ast.Unparen(f.X)
-	}
-	switch f := fun.(type) {
+	switch f := cfgs.CalleeExpr(call).(type) {
 	case *ast.Ident:
 		return f.Name
 	case *ast.SelectorExpr:

@@ -13,12 +13,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/retrylint/retrylint/analyzers/contract"
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 )
 
@@ -317,7 +318,9 @@ func (c *checker) sorted(keep func(*finding) bool) []*finding {
 			fs = append(fs, f)
 		}
 	}
-	sort.Slice(fs, func(i, j int) bool { return fs[i].settle.syntax().Pos() < fs[j].settle.syntax().Pos() })
+	slices.SortFunc(fs, func(a, b *finding) int {
+		return goast.ComparePos(c.pass.Fset, a.settle.syntax().Pos(), b.settle.syntax().Pos())
+	})
 	return fs
 }
 

@@ -9,6 +9,8 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/profile"
+
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 )
 
 // Handler parameters that a function hands on, and those of interface
@@ -95,7 +97,7 @@ func (m *Result) importedImpls(iface *types.Interface, method *types.Func) []*ty
 			out = append(out, impl)
 		}
 	}
-	slices.SortFunc(out, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(out, func(a, b *types.Func) int { return goast.ComparePos(m.fset, a.Pos(), b.Pos()) })
 	return out
 }
 
@@ -162,7 +164,7 @@ func (m *Result) inferInterfaceParams() {
 	for impl := range m.imported.Handlers {
 		impls = append(impls, impl)
 	}
-	slices.SortFunc(impls, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(impls, func(a, b *types.Func) int { return goast.ComparePos(m.fset, a.Pos(), b.Pos()) })
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok {

@@ -9,6 +9,8 @@ import (
 	"github.com/retrylint/retrylint/analyzers/contract/internal/defs"
 	"github.com/retrylint/retrylint/analyzers/internal/gotypes"
 	"github.com/retrylint/retrylint/analyzers/internal/printf"
+
+	"github.com/retrylint/retrylint/analyzers/internal/goast"
 )
 
 // ErrorCalls returns the calls whose error result the error variable v
@@ -28,7 +30,7 @@ func (m *Result) ErrorCalls(v *types.Var, pos token.Pos) []*ast.CallExpr {
 	if !m.errorCalls(v, pos, &out, 0) || len(out) == 0 {
 		return nil
 	}
-	slices.SortFunc(out, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(out, func(a, b *ast.CallExpr) int { return goast.ComparePos(m.fset, a.Pos(), b.Pos()) })
 	return slices.Compact(out)
 }
 

@@ -97,7 +97,7 @@ func (m *Result) ImplementationCaller(iface *types.TypeName, name string, param 
 	for fn := range m.imported.Handlers {
 		cands = append(cands, fn)
 	}
-	slices.SortFunc(cands, func(a, b *types.Func) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(cands, func(a, b *types.Func) int { return goast.ComparePos(m.fset, a.Pos(), b.Pos()) })
 	for _, fn := range cands {
 		if fn.Name() != name || interfaceOf(fn) != nil || !implements(fn, it) {
 			continue

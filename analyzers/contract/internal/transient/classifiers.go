@@ -158,3 +158,18 @@ func isFalse(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }
+
+// MayClassify reports whether a function of signature sig can be a
+// classifier (inferClassifiers' candidates): the shape of one, and an
+// error parameter.
+func MayClassify(sig *types.Signature) bool {
+	if classifierShape(sig) == 0 {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if gotypes.IsErrorish(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
