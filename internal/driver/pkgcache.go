@@ -459,9 +459,12 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 // messages are the same as in an uncached run.
 func (r *runner) analyzeMisses(c *pkgCache, cfg *packages.Config, misses []*packages.Package, keys map[string]pkgKey) ([]pkgResult, bool) {
 	want, patterns := missPatterns(misses)
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, false
+	pkgs, stream := r.loadStreamed(cfg, patterns)
+	if stream == nil {
+		var err error
+		if pkgs, err = packages.Load(cfg, patterns...); err != nil {
+			return nil, false
+		}
 	}
 	l := triage(pkgs)
 	if len(l.notices) > 0 || len(l.typeErrs) > 0 || hasMissingFuncs(r.analyzers, pkgs) {
@@ -471,12 +474,19 @@ func (r *runner) analyzeMisses(c *pkgCache, cfg *packages.Config, misses []*pack
 	if len(roots) != len(misses) {
 		return nil, false
 	}
-	graph, err := checker.Analyze(r.selected(), roots, nil)
-	if err != nil || len(failuresOf(graph)) > 0 {
-		return nil, false
+	var results []pkgResult
+	var facts map[string]*factEntry
+	if stream != nil {
+		results = slices.DeleteFunc(stream.results, func(res pkgResult) bool { return !want[res.ID] })
+		facts = stream.facts
+	} else {
+		graph, err := checker.Analyze(r.selected(), roots, nil)
+		if err != nil || len(failuresOf(graph)) > 0 {
+			return nil, false
+		}
+		results, facts = resultsOf(graph), ownFacts(graph)
 	}
-	results := resultsOf(graph)
-	c.store(roots, results, keys, ownFacts(graph))
+	c.store(roots, results, keys, facts)
 	return results, true
 }
 
