@@ -26,8 +26,8 @@ type NoReturnFact struct{}
 func (*NoReturnFact) AFact() {}
 
 // SeenBySilent: silence's rules account for it (contract.Silence).
-func (*NoReturnFact) SeenBySilent()  {}
-func (*NoReturnFact) String() string { return "no return" }
+func (*NoReturnFact) SeenBySilent() bool { return true }
+func (*NoReturnFact) String() string     { return "no return" }
 
 // Graphs holds the CFGs of one package's function bodies.
 type Graphs struct {

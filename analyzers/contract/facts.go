@@ -44,7 +44,7 @@ type wrapsFact struct {
 func (*wrapsFact) AFact() {}
 
 // SeenBySilent: silence's rules account for wrappers (contract.Silence).
-func (*wrapsFact) SeenBySilent() {}
+func (*wrapsFact) SeenBySilent() bool { return true }
 func (f *wrapsFact) String() string {
 	return "wraps param " + joinInts(f.Params)
 }

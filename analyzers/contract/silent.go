@@ -9,10 +9,10 @@ type SilentInputs = silence.Inputs
 type Silence = silence.Verdict
 
 // Silence decides whether a package can export no fact of any retrylint
-// analyzer but its functions' NoReturn, so that a driver may skip its
-// function bodies and its analysis (package silence states the rules). A
-// fact a dependency lets it see counts against it unless the fact's type
-// has a SeenBySilent method, as NoReturn's, wrapsFact and FlattensFact do.
+// analyzer but NoReturn's, so that a driver may skip its bodies and its
+// analysis (package silence states the rules). A fact a dependency lets
+// it see counts against it unless its SeenBySilent method says otherwise
+// (NoReturn's, wrapsFact's, FlattensFact's, a FieldFact's without Acks).
 func (cfg *Config) Silence(in SilentInputs) Silence {
 	return silence.Decide(silence.WordsOf(cfg.CarrierMethod, cfg.DLQName, cfg.DLQSubject, len(cfg.DLQFuncs) > 0, cfg.Profiles), in)
 }

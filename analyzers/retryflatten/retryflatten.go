@@ -45,7 +45,7 @@ func (*FlattensFact) AFact() {}
 
 // SeenBySilent: the contract's silence rules account for flattening
 // helpers (contract.Silence).
-func (*FlattensFact) SeenBySilent() {}
+func (*FlattensFact) SeenBySilent() bool { return true }
 func (f *FlattensFact) String() string {
 	s := "flattens param"
 	for _, p := range f.Params {

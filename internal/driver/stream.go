@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -12,9 +13,11 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
@@ -99,13 +102,7 @@ func (r *runner) loadStreamed(cfg *packages.Config, patterns []string) ([]*packa
 	if !clean {
 		return nil, nil
 	}
-	if os.Getenv("GOGC") == "" {
-		// The streamed run's heap is about half the checker's (syntax and
-		// types.Info are dropped as packages are done, silent packages
-		// never have them): it spends some of that on fewer collections.
-		// bench/README.md has the figures both ways.
-		defer debug.SetGCPercent(debug.SetGCPercent(streamGCPercent))
-	}
+	defer collectLessOften()()
 	out, err := s.run(pkgs)
 	if err != nil {
 		r.debugf("streamed run: %v", err)
@@ -115,9 +112,46 @@ func (r *runner) loadStreamed(cfg *packages.Config, patterns []string) ([]*packa
 	return pkgs, out
 }
 
-// streamGCPercent is the streamed run's GOGC, unless the environment
-// sets one.
-const streamGCPercent = 200
+// The streamed run's heap is about half the checker's (syntax and
+// types.Info are dropped as packages are done; silent packages never
+// have them): it spends some of that on fewer collections, GOGC 200,
+// while the heap that survives a collection stays under
+// streamLiveLimit; past it, the default again, so that a program with a
+// large heap does not triple it. bench/README.md has the figures.
+const (
+	streamGCPercent = 200
+	streamLiveLimit = 512 << 20
+)
+
+// collectLessOften sets the streamed run's GOGC, unless the environment
+// sets one, and returns what restores it.
+func collectLessOften() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(streamGCPercent)
+	var done atomic.Bool
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var afterGC func(*gcSentinel)
+	afterGC = func(*gcSentinel) {
+		if done.Load() {
+			return
+		}
+		if metrics.Read(sample); sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > streamLiveLimit {
+			debug.SetGCPercent(old)
+			return
+		}
+		runtime.SetFinalizer(new(gcSentinel), afterGC) // the next collection
+	}
+	runtime.SetFinalizer(new(gcSentinel), afterGC)
+	return func() {
+		done.Store(true)
+		debug.SetGCPercent(old)
+	}
+}
+
+// gcSentinel is garbage at once: its finalizer runs after a collection.
+type gcSentinel struct{ _ [32]byte }
 
 // streamer runs one streamed analysis.
 type streamer struct {
@@ -202,8 +236,8 @@ var silenceKnows = map[string]bool{
 // leaves it silent: those Silence's own rules account for, as their
 // types say.
 func seenBySilent(f analysis.Fact) bool {
-	_, ok := f.(interface{ SeenBySilent() })
-	return ok
+	s, ok := f.(interface{ SeenBySilent() bool })
+	return ok && s.SeenBySilent()
 }
 
 // run analyzes the program of the root packages pkgs.
@@ -275,21 +309,26 @@ func (s *streamer) load(p *packages.Package, root bool) error {
 		p.Types, p.Syntax, p.TypesInfo = types.Unsafe, []*ast.File{}, newTypesInfo()
 		return s.keep(p, nil)
 	}
+	if !root && (s.anyDep || outsideMainModules(p, s.stdSrc)) {
+		// Parsed without comments first: most dependencies are silent, and
+		// their comments (most of an SDK's source) are never read.
+		light, directive, err := parseLight(s.fset, p.CompiledGoFiles)
+		if err == nil && !directive && s.silence(p, light, st) {
+			if s.verify {
+				if err := s.verifySilent(p, st); err != nil {
+					return err
+				}
+			}
+			e, err := newFactEntry(p.ID, st.own, false)
+			if err != nil {
+				return err
+			}
+			return s.keep(p, e)
+		}
+	}
 	files, err := s.files.parse(s.fset, p.CompiledGoFiles)
 	if err != nil {
 		return err
-	}
-	if !root && (s.anyDep || outsideMainModules(p, s.stdSrc)) && s.silence(p, files, st) {
-		if s.verify {
-			if err := s.verifySilent(p, files, st); err != nil {
-				return err
-			}
-		}
-		e, err := newFactEntry(p.ID, st.own, false)
-		if err != nil {
-			return err
-		}
-		return s.keep(p, e)
 	}
 	if err := s.check(p, files); err != nil {
 		return err
@@ -328,7 +367,11 @@ func (s *streamer) load(p *packages.Package, root bool) error {
 
 // verifySilent analyzes a silent package whole, on types of its own, and
 // fails when its facts are not those Silence gave it.
-func (s *streamer) verifySilent(p *packages.Package, files []*ast.File, st *pkgState) error {
+func (s *streamer) verifySilent(p *packages.Package, st *pkgState) error {
+	files, err := (&parseCache{files: make(map[string]*parsedFile)}).parseOnce(s.fset, p.CompiledGoFiles)
+	if err != nil {
+		return err
+	}
 	q := *p
 	q.Errors, q.TypeErrors = nil, nil
 	if err := s.check(&q, files); err != nil {
@@ -581,6 +624,33 @@ func (c *parseCache) want(name string) {
 		c.files[name] = f
 	}
 	f.users++
+}
+
+// parseLight parses files without their comments nor object resolution,
+// for Silence (which reads no comment), and reports whether the source
+// says "retrylint:" anywhere (a directive, perhaps).
+func parseLight(fset *token.FileSet, names []string) (files []*ast.File, directive bool, err error) {
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, false, err
+		}
+		directive = directive || bytes.Contains(src, []byte("retrylint:"))
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, false, err
+		}
+		files = append(files, f)
+	}
+	return files, directive, nil
+}
+
+// parseOnce parses files without keeping them, as parse does.
+func (c *parseCache) parseOnce(fset *token.FileSet, names []string) ([]*ast.File, error) {
+	for _, name := range names {
+		c.want(name)
+	}
+	return c.parse(fset, names)
 }
 
 // parse returns the syntax of files, parsed as go/packages parses them;

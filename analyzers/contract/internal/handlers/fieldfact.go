@@ -24,6 +24,12 @@ type FieldFact struct {
 
 func (*FieldFact) AFact() {}
 
+// SeenBySilent: an importer with no message in sight and no ack reads a
+// registry's Stores and Returns only to find handlers, which it cannot
+// have; an Acks comes from a package in sight, which puts its importers
+// in sight (contract.Silence).
+func (f *FieldFact) SeenBySilent() bool { return f.Acks == "" }
+
 func (f *FieldFact) String() string {
 	var parts []string
 	if f.Stores != "" {

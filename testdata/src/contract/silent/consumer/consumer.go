@@ -12,6 +12,7 @@ import (
 	"contract/silent/marked"
 	"contract/silent/mw"
 	"contract/silent/registry"
+	"contract/silent/runner"
 	"contract/silent/subjects"
 	"contract/silent/wrap"
 )
@@ -44,9 +45,8 @@ func Setup(r *registry.Registry) mw.Handler {
 }
 
 func run(ctx context.Context, r *registry.Registry, payload []byte) error {
-	e, ok := r.Lookup(subjects.Orders)
-	if !ok {
+	if _, ok := r.Lookup(subjects.Orders); !ok {
 		return classify.Timeout{}
 	}
-	return e.Run(ctx, payload)
+	return runner.Run(ctx, r, subjects.Orders, payload)
 }
