@@ -235,6 +235,12 @@ func newFactEntry(id string, recs []factRecord, opaque bool) (*factEntry, error)
 	return &factEntry{ID: id, Opaque: opaque, Facts: buf.Bytes()}, nil
 }
 
+// empty reports whether the entry holds no fact.
+func (e *factEntry) empty() bool {
+	recs, err := e.records()
+	return err == nil && len(recs) == 0
+}
+
 // records decodes the entry's facts.
 func (e *factEntry) records() ([]factRecord, error) {
 	var recs []factRecord

@@ -60,7 +60,7 @@ func (r *runner) runFromExport(roots []*packages.Package, listing map[string]*pa
 	for _, id := range rootOrder(roots, listing) {
 		p := byID[id]
 		u := &unit{pkg: p, listed: listing[id], analyzers: analyzers}
-		if err := u.completeImports(listing, byID); err != nil {
+		if err := u.completeImports(listing, byID, facts); err != nil {
 			return nil, nil, err
 		}
 		if err := u.inherit(facts, listing); err != nil {
@@ -140,7 +140,7 @@ type packageFactKey struct {
 // package's export data holds only what that export data mentions, and
 // one they do not reach is absent; each is read from its own export
 // data, dependencies first, into the same view.
-func (u *unit) completeImports(listing map[string]*packages.Package, roots map[string]*packages.Package) error {
+func (u *unit) completeImports(listing map[string]*packages.Package, roots map[string]*packages.Package, facts map[string]*factEntry) error {
 	u.view = make(map[string]*types.Package)
 	var reach func(p *types.Package)
 	reach = func(p *types.Package) {
@@ -163,6 +163,9 @@ func (u *unit) completeImports(listing map[string]*packages.Package, roots map[s
 		if roots[dep.ID] != nil {
 			err = fmt.Errorf("%s: root %s not reached by types", u.pkg.ID, dep.ID)
 			return
+		}
+		if e := facts[dep.ID]; e != nil && !e.Opaque && e.empty() {
+			return // no fact to find an object for
 		}
 		err = u.readExport(dep)
 	})
@@ -218,13 +221,13 @@ func (u *unit) inheritFrom(dep *packages.Package, e *factEntry, direct bool) err
 	if e == nil || e.Opaque {
 		return fmt.Errorf("%s: no facts", dep.ID)
 	}
+	recs, err := e.records()
+	if err != nil || len(recs) == 0 {
+		return err
+	}
 	tp := u.view[dep.PkgPath]
 	if tp == nil {
 		return fmt.Errorf("%s: not in the types of %s", dep.ID, u.pkg.ID)
-	}
-	recs, err := e.records()
-	if err != nil {
-		return err
 	}
 	for _, rec := range recs {
 		in := u.inherited[rec.Analyzer]
