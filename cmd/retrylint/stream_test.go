@@ -85,6 +85,7 @@ func TestStreamedIsExact(t *testing.T) {
 	dir, env := corpusCopy(t)
 	clean := cleanCorpus(t, dir, env)
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
+	checkerEnv := append(slices.Clip(env), "RETRYLINT_LOADER=packages") // no stats: it runs beside the streamed run
 	env = append(env, "RETRYLINT_CACHE_STATS="+statsFile)
 	for _, tc := range []struct {
 		patterns []string
@@ -92,7 +93,7 @@ func TestStreamedIsExact(t *testing.T) {
 	}{{clean, true}, {[]string{"./..."}, false}} {
 		for _, format := range formats {
 			args := slices.Concat([]string{"-cache=false"}, format, tc.patterns)
-			want := startEnv(t, dir, append(slices.Clip(env), "RETRYLINT_LOADER=packages"), args...)
+			want := startEnv(t, dir, checkerEnv, args...)
 			got, stats := runCacheStats(t, dir, env, statsFile, args...)
 			name := fmt.Sprintf("%d patterns, %v", len(tc.patterns), format)
 			if stats.Streamed != tc.streamed {
@@ -165,9 +166,9 @@ func TestSilenceIsSound(t *testing.T) {
 	}
 	roots = append(roots, importStd(t, dir, env))
 	statsFile := filepath.Join(t.TempDir(), "stats.json")
-	env = append(env, "RETRYLINT_CACHE_STATS="+statsFile)
 	args := append([]string{"-cache=false"}, roots...)
-	want := startEnv(t, dir, append(slices.Clip(env), "RETRYLINT_LOADER=packages"), args...)
+	want := startEnv(t, dir, append(slices.Clip(env), "RETRYLINT_LOADER=packages"), args...) // no stats: it runs beside the streamed run
+	env = append(env, "RETRYLINT_CACHE_STATS="+statsFile)
 	got, stats := runCacheStats(t, dir, append(slices.Clip(env), "RETRYLINT_SILENT_ANY=1", "RETRYLINT_VERIFY_SILENT=1", "RETRYLINT_DEBUG_INCREMENTAL=1"), statsFile, args...)
 	if !stats.Streamed {
 		t.Fatalf("the streamed run was abandoned:\n%s", got.stderr)

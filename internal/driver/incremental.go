@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/objectpath"
 )
@@ -174,24 +173,8 @@ func (u *unit) completeImports(listing map[string]*packages.Package, roots map[s
 
 // readExport reads dep's export data into the view.
 func (u *unit) readExport(dep *packages.Package) error {
-	if dep.ExportFile == "" {
-		return fmt.Errorf("%s: no export data", dep.ID)
-	}
-	f, err := os.Open(dep.ExportFile)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	rd, err := gcexportdata.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("%s: %v", dep.ID, err)
-	}
-	tp, err := gcexportdata.Read(rd, u.pkg.Fset, u.view, dep.PkgPath)
-	if err != nil {
-		return fmt.Errorf("%s: %v", dep.ID, err)
-	}
-	u.view[dep.PkgPath] = tp
-	return nil
+	_, err := readExport(u.pkg.Fset, u.view, dep)
+	return err
 }
 
 // inherit decodes the facts of the package's dependencies that the
@@ -417,33 +400,25 @@ func checkedReadFile(p *packages.Package) func(string) ([]byte, error) {
 	}
 }
 
-// exportMode lists the packages with the export data of every
-// dependency: go list -export, which compiles what the build cache does
-// not hold.
-const exportMode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile
-
-// sourceMode loads the root packages from source against their
-// dependencies' export data (go/packages' LoadSyntax, without NeedDeps).
-const sourceMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-	packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
-
 // analyzeFromExport analyzes the missed packages against their
 // dependencies' export data and cached facts (see runFromExport). It
 // reports false, having stored nothing, when a dependency has no facts
 // in the cache or the output could not be kept exact: the caller then
 // loads from source.
 func (r *runner) analyzeFromExport(c *pkgCache, cfg *packages.Config, misses []*packages.Package, keys map[string]pkgKey) ([]pkgResult, bool) {
-	want, patterns := missPatterns(misses)
+	want, _ := missPatterns(misses)
 	if missed, all := c.sourceBytes(misses, want); missed*exportCostFactor > all {
 		r.debugf("missed packages hold %d of %d bytes of source: loading from source", missed, all)
 		return nil, false
 	}
 	deps := make(map[string]*factEntry)
+	listed := make(map[string]*packages.Package)
 	complete := true
 	packages.Visit(misses, func(p *packages.Package) bool {
 		if !complete {
 			return false
 		}
+		listed[p.ID] = p
 		if want[p.ID] {
 			return true // Visit calls pre once per package
 		}
@@ -460,37 +435,13 @@ func (r *runner) analyzeFromExport(c *pkgCache, cfg *packages.Config, misses []*
 		return nil, false
 	}
 	registerFacts(r.selected())
-
-	exportCfg := *cfg
-	exportCfg.Mode = exportMode
-	listing, err := packages.Load(&exportCfg, patterns...)
-	if err != nil {
+	if err := r.listExports(cfg, misses, want, listed, deps); err != nil {
+		r.debugf("%v", err)
 		return nil, false
 	}
-	listed := make(map[string]*packages.Package)
-	bad := false
-	packages.Visit(listing, nil, func(p *packages.Package) {
-		listed[p.ID] = p
-		bad = bad || len(p.Errors) > 0
-	})
-	srcCfg := *cfg
-	srcCfg.Mode = sourceMode
-	loaded, err := packages.Load(&srcCfg, patterns...)
-	if err != nil || bad {
-		return nil, false
-	}
-	var roots []*packages.Package
-	for _, p := range loaded {
-		if !want[p.ID] {
-			continue
-		}
-		if len(p.Errors) > 0 || len(p.TypeErrors) > 0 || p.IllTyped || p.Types == nil || p.TypesInfo == nil || listed[p.ID] == nil {
-			return nil, false
-		}
-		roots = append(roots, p)
-	}
-	if len(roots) != len(misses) || hasMissingFuncs(r.analyzers, roots) {
-		r.debugf("roots %d of %d", len(roots), len(misses))
+	roots, err := r.checkAgainstExports(misses, want, listed)
+	if err != nil || hasMissingFuncs(r.analyzers, roots) {
+		r.debugf("roots: %v", err)
 		return nil, false
 	}
 	results, facts, err := r.runFromExport(roots, listed, deps)
