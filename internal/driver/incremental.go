@@ -29,16 +29,20 @@ import (
 // types come from export data instead of source, and two things could
 // differ: objects the package cannot name are absent unless the export
 // data holds them, and positions of the dependencies' objects carry no
-// column. Against the first, every dependency is completed from its own
-// export data (every object export data holds, not just those some
-// importer referenced); the checks keep the positions they need in their
-// facts, as they must for go vet. The facts themselves are those the
+// column. Against the first, every dependency with facts to replay is
+// completed from its own export data (every object export data holds,
+// not just those some importer referenced); a dependency without facts
+// is only what its importers' export data says of it, as for go vet.
+// Against the second, a finding with a position in a dependency's file
+// ends the fast path (allFromSource). The facts themselves are those the
 // checker would have let the package see (exportedFrom: a direct
 // import's, and past it only facts on methods, fields, types and
 // constants), decoded by object path; a fact whose object is not found
 // in the export data stops the fast path, and the run loads from source.
-// Tests (cache_test.go, TestIncrementalIsExact) compare the output with
-// an uncached run's after edits at each level, in every format.
+// Tests (cache_test.go: TestPackageCache, TestPackageCacheCorpus)
+// compare the output with an uncached run's after edits at each level, in
+// every format. The loading itself is in exportroots.go; a miss the fast
+// path cannot take is analyzed by a streamed run (stream.go).
 
 // runFromExport analyzes roots, loaded from source against export data,
 // with the facts of the dependencies in deps (by ID: every transitive
