@@ -78,7 +78,8 @@ var formats = [][]string{nil, {"-json"}, {"-format=sarif"}, {"-format=github"}}
 // package's syntax dropped once analyzed) prints what the run through
 // go/packages and the checker prints, in every format: over the corpus's
 // clean packages, whose dependencies from the standard library are
-// mostly silent, and over the whole corpus, whose broken packages end
+// mostly silent; over two packages with type errors, which it reports as
+// go/packages does; and over the whole corpus, whose syntax errors end
 // the streamed run.
 func TestStreamedIsExact(t *testing.T) {
 	t.Parallel()
@@ -90,7 +91,11 @@ func TestStreamedIsExact(t *testing.T) {
 	for _, tc := range []struct {
 		patterns []string
 		streamed bool
-	}{{clean, true}, {[]string{"./..."}, false}} {
+	}{
+		{clean, true},
+		{[]string{"./ackpermanent/broken", "./ackretryable/handlers/svc"}, true}, // type errors, reported alike
+		{[]string{"./..."}, false},
+	} {
 		for _, format := range formats {
 			args := slices.Concat([]string{"-cache=false"}, format, tc.patterns)
 			want := startEnv(t, dir, checkerEnv, args...)
