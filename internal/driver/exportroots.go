@@ -1,8 +1,8 @@
 package driver
 
 import (
+	"cmp"
 	"fmt"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
@@ -88,41 +88,19 @@ func (r *runner) checkAgainstExports(misses []*packages.Package, want map[string
 	for _, id := range rootOrder(misses, listed) {
 		p := *listed[id]
 		p.Fset, p.TypesSizes, p.TypesInfo = fset, sizes, newTypesInfo()
-		for _, name := range p.CompiledGoFiles {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				return nil, err
-			}
-			f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments)
-			if err != nil {
-				return nil, err
-			}
-			p.Syntax = append(p.Syntax, f)
+		if p.Syntax, err = (&parseCache{files: make(map[string]*parsedFile)}).parseOnce(fset, p.CompiledGoFiles); err != nil {
+			return nil, err
 		}
 		var typeErr error
-		tc := &types.Config{
-			Importer: importerFunc(func(path string) (*types.Package, error) {
-				if path == "unsafe" {
-					return types.Unsafe, nil
-				}
-				imp := p.Imports[path]
-				switch {
-				case imp == nil:
-					return nil, fmt.Errorf("no metadata for %s", path)
-				case want[imp.ID]:
-					return checked[imp.ID].Types, nil
-				}
-				return readExport(fset, view, imp)
-			}),
-			Error: func(err error) { typeErr = cmpOr(typeErr, err) },
-			Sizes: sizes,
-		}
-		if p.Module != nil && p.Module.GoVersion != "" {
-			tc.GoVersion = "go" + p.Module.GoVersion
-		}
+		tc := typesConfig(&p, func(imp *packages.Package) (*types.Package, error) {
+			if want[imp.ID] {
+				return checked[imp.ID].Types, nil
+			}
+			return readExport(fset, view, imp)
+		}, func(err error) { typeErr = cmp.Or(typeErr, err) })
 		p.Types = types.NewPackage(p.PkgPath, p.Name)
 		if err := types.NewChecker(tc, fset, p.Types, p.TypesInfo).Files(p.Syntax); err != nil || typeErr != nil {
-			return nil, fmt.Errorf("%s: %v", p.ID, cmpOr(typeErr, err))
+			return nil, fmt.Errorf("%s: %v", p.ID, cmp.Or(typeErr, err))
 		}
 		checked[id] = &p
 		if want[id] {
@@ -156,14 +134,4 @@ func readExport(fset *token.FileSet, view map[string]*types.Package, dep *packag
 	}
 	view[dep.PkgPath] = tp
 	return tp, nil
-}
-
-// cmpOr returns the first non-nil error.
-func cmpOr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

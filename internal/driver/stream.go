@@ -470,7 +470,7 @@ func (s *streamer) silence(p *packages.Package, files []*ast.File, st *pkgState)
 	tp := types.NewPackage(p.PkgPath, p.Name)
 	info := &types.Info{Defs: make(map[*ast.Ident]types.Object)}
 	clean := true
-	tc := s.typesConfig(p, func(error) { clean = false })
+	tc := typesConfig(p, loadedTypes, func(error) { clean = false })
 	tc.IgnoreFuncBodies = true
 	if err := types.NewChecker(tc, s.fset, tp, info).Files(files); err != nil || !clean {
 		s.debugf("%s: declarations do not type-check", p.ID)
@@ -489,7 +489,7 @@ func (s *streamer) silence(p *packages.Package, files []*ast.File, st *pkgState)
 		return false
 	}
 	p.Types, p.TypesInfo, p.Syntax = tp, newTypesInfo(), nil
-	p.IllTyped = slices.ContainsFunc(mapValues(p.Imports), func(imp *packages.Package) bool { return imp.IllTyped })
+	p.IllTyped = importsIllTyped(p)
 	if len(v.NoReturn) > 0 {
 		// The one fact a silent package may have (contract.Silence).
 		own := st.facts[contract.Name]
@@ -515,7 +515,7 @@ func (s *streamer) check(p *packages.Package, files []*ast.File) error {
 	p.Types = types.NewPackage(p.PkgPath, p.Name)
 	p.Syntax = files
 	p.TypesInfo = newTypesInfo()
-	tc := s.typesConfig(p, func(err error) {
+	tc := typesConfig(p, loadedTypes, func(err error) {
 		if te, ok := err.(types.Error); ok {
 			p.TypeErrors = append(p.TypeErrors, te)
 			p.Errors = append(p.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
@@ -525,12 +525,13 @@ func (s *streamer) check(p *packages.Package, files []*ast.File) error {
 	if typErr != nil && len(p.Errors) == 0 {
 		return fmt.Errorf("%w: %s: %v", errStream, p.ID, typErr) // go/packages' rarer cases
 	}
-	p.IllTyped = len(p.Errors) > 0 || slices.ContainsFunc(mapValues(p.Imports), func(imp *packages.Package) bool { return imp.IllTyped })
+	p.IllTyped = len(p.Errors) > 0 || importsIllTyped(p)
 	return nil
 }
 
-// typesConfig is go/packages' configuration of the type checker for p.
-func (s *streamer) typesConfig(p *packages.Package, onError func(error)) *types.Config {
+// typesConfig is go/packages' configuration of the type checker for p,
+// whose imports' types imported gives.
+func typesConfig(p *packages.Package, imported func(*packages.Package) (*types.Package, error), onError func(error)) *types.Config {
 	tc := &types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
@@ -540,7 +541,7 @@ func (s *streamer) typesConfig(p *packages.Package, onError func(error)) *types.
 			if imp == nil {
 				return nil, fmt.Errorf("no metadata for %s", path)
 			}
-			return imp.Types, nil
+			return imported(imp)
 		}),
 		Error: onError,
 		Sizes: p.TypesSizes,
@@ -550,6 +551,9 @@ func (s *streamer) typesConfig(p *packages.Package, onError func(error)) *types.
 	}
 	return tc
 }
+
+// loadedTypes gives the types of an import the streamed run loaded.
+func loadedTypes(imp *packages.Package) (*types.Package, error) { return imp.Types, nil }
 
 type importerFunc func(path string) (*types.Package, error)
 
@@ -592,12 +596,15 @@ func stdSource(all []*packages.Package) string {
 	return ""
 }
 
-func mapValues[K comparable, V any](m map[K]V) []V {
-	out := make([]V, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
+// importsIllTyped reports whether an import of p is ill-typed, which
+// makes p so too (go/packages' IllTyped).
+func importsIllTyped(p *packages.Package) bool {
+	for _, imp := range p.Imports {
+		if imp.IllTyped {
+			return true
+		}
 	}
-	return out
+	return false
 }
 
 // parseCache parses each file once, for a package and its test variant,

@@ -262,15 +262,5 @@ func visible(d *ast.FuncDecl) bool { return d.Recv != nil || d.Name.IsExported()
 
 // uses reports whether body names an identifier called name.
 func uses(body *ast.BlockStmt, name string) bool {
-	if body == nil || name == "" || name == "_" {
-		return false
-	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name == name {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return body != nil && name != "" && name != "_" && mentions(body, name)
 }
