@@ -58,3 +58,22 @@ report() {
 	done
 	echo "(medians; ratios are median / $base median)"
 }
+
+# natsserver is the module bench/natsserver.sh and bench/edits.sh measure.
+natsserver=github.com/nats-io/nats-server/v2@v2.15.2
+
+# natsserver_workdir prints WORKDIR, or makes a writable copy of
+# $natsserver under $tmp, its dependencies downloaded, and prints it.
+natsserver_workdir() {
+	if [[ -n ${WORKDIR:-} ]]; then
+		echo "$WORKDIR"
+		return
+	fi
+	local dir
+	dir=$(go mod download -json "$natsserver" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+	if [[ -z $dir ]]; then echo "cannot locate $natsserver" >&2; exit 1; fi
+	cp -r "$dir" "$tmp/nats-server"
+	chmod -R u+w "$tmp/nats-server"
+	(cd "$tmp/nats-server" && go mod download)
+	echo "$tmp/nats-server"
+}

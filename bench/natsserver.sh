@@ -11,7 +11,6 @@
 # and after editing EDIT, default server/server.go, before each run; 0: skip).
 set -euo pipefail
 
-module=github.com/nats-io/nats-server/v2@v2.15.2
 runs=${RUNS:-3}
 read -ra patterns <<<"${PATTERN:-./...}"
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,22 +33,12 @@ for arg in "${extra[@]}"; do
 	bins+=("$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")")
 done
 
-# The code to analyze, with its dependencies downloaded beforehand.
-workdir=${WORKDIR:-}
-if [[ -z $workdir ]]; then
-	dir=$(go mod download -json "$module" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
-	if [[ -z $dir ]]; then echo "cannot locate $module" >&2; exit 1; fi
-	workdir=$tmp/nats-server
-	cp -r "$dir" "$workdir"
-	chmod -R u+w "$workdir"
-	(cd "$workdir" && go mod download)
-fi
-
 # shellcheck source=lib.sh
 . "$repo/bench/lib.sh"
+workdir=$(natsserver_workdir)
 export COLD=1 # every run analyzes: no replay from retrylint's cache
 
-echo "$module in $workdir, pattern ${patterns[*]}, $runs runs, $(nproc) CPUs, $(go env GOVERSION)"
+echo "$natsserver in $workdir, pattern ${patterns[*]}, $runs runs, $(nproc) CPUs, $(go env GOVERSION)"
 echo "warm-up (not recorded): floor"
 (cd "$workdir" && "${bins[0]}" "${patterns[@]}" >/dev/null 2>&1) || true
 for ((run = 1; run <= runs; run++)); do

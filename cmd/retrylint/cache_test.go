@@ -231,6 +231,8 @@ type cacheStats struct {
 	FromExport bool // the packages analyzed were type-checked against export data, with cached facts
 	Streamed   bool // analyzed by a streamed run
 	Silent     int  // how many dependencies the streamed run found silent
+	// ListingReused: the run reused the stored listing, not go list's
+	ListingReused bool
 }
 
 // runCacheStats runs retrylint and returns what it printed and its cache

@@ -28,7 +28,9 @@ import (
 //
 //   - go list the packages and their dependencies as the load does (the
 //     same patterns, build flags and environment), without parsing: a
-//     tenth of a second to a second on a large module;
+//     tenth of a second to a second on a large module; or reuse the
+//     listing a run stored, when nothing go list reads changed since
+//     (listing.go);
 //   - compute every package's key, and replay the root packages whose key
 //     has an entry;
 //   - analyze the others against their dependencies' export data, with
@@ -79,7 +81,9 @@ import (
 //     report (GODEBUG settings of go/types, GOPACKAGESDRIVER);
 //   - the overlay an -overlay flag in GOFLAGS names, and each of its
 //     replacement files, by content;
-//   - the go command's listing of the package, asked anew by every run:
+//   - the go command's listing of the package, asked anew by every run
+//     (or reused when nothing it reads changed, which is the same; see
+//     listing.go):
 //     its ID, import path and name, its module (path, version, Go
 //     version, replacement), each compiled Go file by name and content,
 //     and each import by path and by its key, which covers the same items
@@ -167,7 +171,8 @@ type fileSum struct {
 	sum    string // content hash; size and time for a fixed file; "" for a derived one
 	size   int64
 	mtime  time.Time
-	stable bool // settled when hashed, and not written since
+	stable bool   // settled when hashed, and not written since
+	header string // a Go file's header sum (goHeader), for the listing snapshot
 }
 
 // cacheStats tells the root packages of a run by where their results came
@@ -180,6 +185,9 @@ type cacheStats struct {
 	Replayed   int      // how many root packages were replayed
 	Streamed   bool     // analyzed by a streamed run (stream.go)
 	Silent     int      // how many dependencies it found silent
+	// ListingReused: the package cache's listing was the stored one
+	// (listing.go), not go list's.
+	ListingReused bool
 }
 
 func (s *cacheStats) write() {
@@ -333,15 +341,19 @@ func (c *pkgCache) contentSum(name string) (fileSum, error) {
 	if !info.Mode().IsRegular() {
 		return fileSum{}, fmt.Errorf("%s: not a regular file", name)
 	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	data, err := io.ReadAll(f)
+	if err != nil {
 		return fileSum{}, err
 	}
+	sum := sha256.Sum256(data)
 	fs := fileSum{
-		sum:    hex.EncodeToString(h.Sum(nil)),
+		sum:    hex.EncodeToString(sum[:]),
 		size:   info.Size(),
 		mtime:  info.ModTime(),
 		stable: settled(info.ModTime(), c.start),
+	}
+	if strings.HasSuffix(name, ".go") {
+		fs.header = goHeader(data)
 	}
 	c.fileSums[name] = fs
 	return fs, nil
@@ -405,11 +417,23 @@ func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expecte
 // pkgCache). It reports false when it could not keep the output exact:
 // the caller then analyzes everything.
 func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []string) (*outcome, bool) {
-	listCfg := *cfg
-	listCfg.Mode = listMode
-	listed, err := packages.Load(&listCfg, patterns...)
-	if err != nil || len(listed) == 0 {
+	env, err := r.goEnv()
+	wd, werr := os.Getwd()
+	if err != nil || werr != nil {
 		return nil, false
+	}
+	listingKey, keepListing := c.listingKey(cfg, patterns, wd), listingKept(cfg, env)
+	var listed []*packages.Package
+	if keepListing {
+		listed = c.reuseListing(listingKey)
+	}
+	reused := listed != nil
+	if !reused {
+		listCfg := *cfg
+		listCfg.Mode = listMode
+		if listed, err = packages.Load(&listCfg, patterns...); err != nil || len(listed) == 0 {
+			return nil, false
+		}
 	}
 	clean := true
 	packages.Visit(listed, nil, func(p *packages.Package) { clean = clean && len(p.Errors) == 0 })
@@ -419,6 +443,9 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 	keys, err := c.keys(listed)
 	if err != nil {
 		return nil, false
+	}
+	if keepListing && !reused {
+		c.keepListing(listingKey, listed, env, wd)
 	}
 	var results []pkgResult
 	var misses []*packages.Package
@@ -449,7 +476,7 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 		results = append(results, fresh...)
 		sortResults(results)
 	}
-	r.stats = cacheStats{Analyzed: idsOf(misses), FromExport: fromExport, Replayed: len(listed) - len(misses)}
+	r.stats = cacheStats{Analyzed: idsOf(misses), FromExport: fromExport, Replayed: len(listed) - len(misses), ListingReused: reused}
 	return &outcome{results: results}, true
 }
 
