@@ -109,21 +109,41 @@ func TestPackageCache(t *testing.T) {
 		}
 	}
 
+	// An edit that appends a comment leaves every package's interface as
+	// it was: the packages that compile the file are analyzed, their
+	// dependents replayed (early cutoff).
 	all := dependents(t, dir, env, "")
 	check("first run", all)
 	edit("audit/audit.go")
-	check("audit edited", dependents(t, dir, env, "example.com/shop/audit"))
+	check("audit edited", owners(t, dir, env, "audit/audit.go"))
 	edit("stock/stock.go")
-	check("stock edited", dependents(t, dir, env, "example.com/shop/stock"))
+	check("stock edited", owners(t, dir, env, "stock/stock.go"))
 	edit("retry/retry.go")
-	check("retry edited", dependents(t, dir, env, "example.com/shop/retry"))
+	check("retry edited", owners(t, dir, env, "retry/retry.go"))
 	edit("cmd/app/main.go")
-	check("main edited", dependents(t, dir, env, "example.com/shop/cmd/app"))
+	check("main edited", owners(t, dir, env, "cmd/app/main.go"))
 	edit("other/other.go")
-	check("other edited", dependents(t, dir, env, "example.com/shop/other"))
+	check("other edited", owners(t, dir, env, "other/other.go"))
+
+	// An edit within a line of a body that changes a fact (Reserve no
+	// longer returns a retryable error): audit, whose finding came from
+	// that fact, is analyzed again, and its finding goes.
+	before, _ := run()
+	quiesce()
+	replaceIn(t, filepath.Join(dir, "stock", "stock.go"), "return &retry.Busy{D: time.Second}", "_ = &retry.Busy{D: time.Second}")
+	clear(uncached)
+	check("a fact of stock changed", dependents(t, dir, env, "example.com/shop/stock"))
+	if after, _ := run(); after.stdout == before.stdout {
+		t.Errorf("a fact of stock changed: the output did not change:\n%s", after.stdout)
+	}
+	quiesce()
+	replaceIn(t, filepath.Join(dir, "stock", "stock.go"), "_ = &retry.Busy{D: time.Second}", "return &retry.Busy{D: time.Second}")
+	clear(uncached)
+	check("the fact restored", nil) // stock as before: every entry is there
 
 	// An edit that moves findings: the findings of svc are reported while
-	// analyzing cmd/app, which depends on it.
+	// analyzing cmd/app, which depends on it. Every declaration of svc.go
+	// moves: its dependents are analyzed.
 	svcFile := filepath.Join(dir, "svc", "svc.go")
 	data, err := os.ReadFile(svcFile)
 	if err != nil {
@@ -144,7 +164,7 @@ func TestPackageCache(t *testing.T) {
 	// Output flags do not change a package's results: they share entries.
 	for _, format := range formats {
 		edit("svc/decode.go")
-		check("decode edited", dependents(t, dir, env, "example.com/shop/svc"), format)
+		check("decode edited", owners(t, dir, env, "svc/decode.go"), format)
 	}
 
 	// Flags that change what is analyzed have entries of their own.
@@ -166,7 +186,7 @@ func TestPackageCache(t *testing.T) {
 	edit("other/other.go")
 	check("entries corrupted", all)
 	edit("other/other.go")
-	check("entries rewritten", dependents(t, dir, env, "example.com/shop/other"))
+	check("entries rewritten", owners(t, dir, env, "other/other.go"))
 }
 
 // settle backdates the modification time of the files under path by a
@@ -208,6 +228,41 @@ func dependents(t *testing.T, dir string, env []string, pkg string, patterns ...
 	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Split(line, "\t")
 		if pkg == "" || slices.ContainsFunc(fields, func(id string) bool { return base(id) == pkg }) {
+			ids = append(ids, fields[0])
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// owners asks go list, in dir with env added to the test's environment,
+// for the root packages of patterns (./... if none; with their test
+// variants) that compile file (relative to dir), sorted: the packages an
+// edit of file that leaves every package's interface as it was analyzes
+// (early cutoff; internal/driver/cutoff.go).
+func owners(t *testing.T, dir string, env []string, file string, patterns ...string) []string {
+	t.Helper()
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	cmd := exec.Command("go", append([]string{"list", "-test", "-compiled", "-f", "{{.ImportPath}}{{range .CompiledGoFiles}}\t{{$.Dir}}/{{.}}{{end}}"}, patterns...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	want := filepath.Join(dir, file)
+	if resolved, err := filepath.EvalSymlinks(want); err == nil {
+		want = resolved
+	}
+	var ids []string
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Split(line, "\t")
+		if slices.ContainsFunc(fields[1:], func(name string) bool {
+			resolved, err := filepath.EvalSymlinks(name)
+			return err == nil && resolved == want
+		}) {
 			ids = append(ids, fields[0])
 		}
 	}
@@ -268,19 +323,34 @@ func TestPackageCacheCorpus(t *testing.T) {
 	if uncached.code != 3 || strings.Count(uncached.stdout, "\n") < 50 {
 		t.Fatalf("uncached run: exit status %d, %d lines, stderr %q", uncached.code, strings.Count(uncached.stdout, "\n"), uncached.stderr)
 	}
-	for i, edited := range []string{"", "ackretryable/crosspkg/upstream", "ackretryable/crosspkg/downstream"} {
+	// Each edit adds a comment: at the end of a file (no declaration
+	// moves: the edited package alone is analyzed), or at its top (every
+	// declaration moves: its dependents too).
+	for i, edited := range []string{"", "ackretryable/crosspkg/upstream", "ackretryable/crosspkg/downstream", "^ackretryable/crosspkg/upstream"} {
+		top := strings.HasPrefix(edited, "^")
+		edited = strings.TrimPrefix(edited, "^")
+		want := dependents(t, dir, env, edited, patterns...)
 		if edited != "" {
 			files, err := filepath.Glob(filepath.Join(dir, edited, "*.go"))
 			if err != nil || len(files) == 0 {
 				t.Fatalf("no Go file in %s: %v", edited, err)
 			}
-			f, err := os.OpenFile(files[0], os.O_APPEND|os.O_WRONLY, 0)
+			data, err := os.ReadFile(files[0])
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.WriteString("\n// edited\n")
-			f.Close()
+			data = append(data, "\n// edited\n"...)
+			if top {
+				data = append([]byte("// edited\n"), data...)
+			}
+			if err := os.WriteFile(files[0], data, 0o644); err != nil {
+				t.Fatal(err)
+			}
 			settle(t, files[0])
+			if !top {
+				rel, _ := filepath.Rel(dir, files[0])
+				want = owners(t, dir, env, rel, patterns...)
+			}
 		}
 		got, stats := runCacheStats(t, dir, env, statsFile, patterns...)
 		analyzed := stats.Analyzed
@@ -290,8 +360,22 @@ func TestPackageCacheCorpus(t *testing.T) {
 		if got != uncached {
 			t.Errorf("run %d (%q edited): cached output\n%+v\nuncached:\n%+v", i, edited, got, uncached)
 		}
-		if want := dependents(t, dir, env, edited, patterns...); !slices.Equal(analyzed, want) {
+		if !slices.Equal(analyzed, want) {
 			t.Errorf("run %d (%q edited): analyzed %d packages\n\t%s\nwant %d\n\t%s", i, edited, len(analyzed), strings.Join(analyzed, "\n\t"), len(want), strings.Join(want, "\n\t"))
 		}
 	}
+}
+
+// replaceIn replaces old with new in the file at path, in place (its
+// directory does not change), and settles it.
+func replaceIn(t *testing.T, path, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(data), old) {
+		t.Fatalf("%s: %v, or no %q in it", path, err, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, path)
 }

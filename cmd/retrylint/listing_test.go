@@ -87,6 +87,20 @@ func TestListingReuse(t *testing.T) {
 		t.Errorf("a body edited: %d findings, want more than %d", findings, before)
 	}
 
+	step("a body edited, saved by renaming over the file", true, func() {
+		tmp := filepath.Join(dir, "svc", "svc.go.tmp")
+		data, err := os.ReadFile(filepath.Join(dir, "svc", "svc.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(tmp, append(data, "\n// saved\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, "svc", "svc.go")); err != nil {
+			t.Fatal(err)
+		}
+	})
+
 	// Files and directories added and removed.
 	step("an ignored file added", false, func() { write("svc/late.go", lateFile("//go:build ignore\n\n")) })
 	before = findings

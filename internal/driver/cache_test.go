@@ -119,12 +119,16 @@ func TestPackageCacheUnstable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		rkeys, err := c.resultKeys(pkgs, keys, nil) // where a run that looked them up now would find them
+		if err != nil {
+			t.Fatal(err)
+		}
 		edit()
 		c.store(pkgs, results, keys, nil)
 		var stored []string
 		for _, p := range pkgs {
 			var e pkgEntry
-			if c.disk.get(keys[p.ID].sum, &e) && e.ID == p.ID {
+			if c.disk.get(rkeys[p.ID].sum, &e) && e.ID == p.ID {
 				stored = append(stored, p.ID)
 			}
 		}

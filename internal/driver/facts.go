@@ -10,8 +10,10 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"io"
 	"reflect"
 	"slices"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -128,10 +130,10 @@ func (s objectSketch) object(pkg *types.Package) types.Object {
 	return nil
 }
 
-// factKey is the cache key of the facts of the package whose key is k:
-// they depend on what its results depend on.
-func factKey(k pkgKey) string {
-	h := sha256.Sum256([]byte("facts\x00" + k.sum))
+// factKey is the cache key of the facts of the package whose result key
+// is r: they depend on what its results depend on.
+func factKey(r pkgKey) string {
+	h := sha256.Sum256([]byte("facts\x00" + r.sum))
 	return "facts-" + hex.EncodeToString(h[:])
 }
 
@@ -144,6 +146,31 @@ func registerFacts(analyzers []*analysis.Analyzer) {
 		}
 	}
 }
+
+// pinFactTypes registers the fact types of the analyzers and gives gob's
+// type numbers to the fact records and to every fact type, in the order
+// of their names, before a process encodes or decodes any fact: gob
+// numbers types in the order a process first meets them and writes the
+// numbers into the bytes, which interface sums hash (cutoff.go). With
+// the numbers pinned, the same facts encode to the same bytes in every
+// run (no fact type holds a map or an interface).
+func pinFactTypes(analyzers []*analysis.Analyzer) {
+	pinOnce.Do(func() {
+		var facts []analysis.Fact
+		for _, a := range requiredClosure(analyzers) {
+			facts = append(facts, a.FactTypes...)
+		}
+		slices.SortFunc(facts, func(a, b analysis.Fact) int {
+			return cmp.Compare(reflect.TypeOf(a).String(), reflect.TypeOf(b).String())
+		})
+		for _, f := range facts {
+			gob.Register(f)
+			gob.NewEncoder(io.Discard).Encode([]factRecord{{Fact: f}})
+		}
+	})
+}
+
+var pinOnce sync.Once
 
 // requiredClosure returns the analyzers and every analyzer they require,
 // each after those it requires.

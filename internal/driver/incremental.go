@@ -77,7 +77,7 @@ func (r *runner) runFromExport(roots []*packages.Package, listing map[string]*pa
 			return nil, nil, err
 		}
 		facts[id] = e
-		res := pkgResult{ID: id}
+		res := pkgResult{ID: id, Skeleton: skeletonSum(p)}
 		for _, a := range r.selected() {
 			res.Diags = append(res.Diags, diagsOf(a.Name, p.Fset, u.acts[a].diags)...)
 		}
@@ -409,7 +409,7 @@ func checkedReadFile(p *packages.Package) func(string) ([]byte, error) {
 // reports false, having stored nothing, when a dependency has no facts
 // in the cache or the output could not be kept exact: the caller then
 // loads from source.
-func (r *runner) analyzeFromExport(c *pkgCache, cfg *packages.Config, misses []*packages.Package, keys map[string]pkgKey) ([]pkgResult, bool) {
+func (r *runner) analyzeFromExport(c *pkgCache, cfg *packages.Config, misses []*packages.Package, keys, rkeys map[string]pkgKey) ([]pkgResult, bool) {
 	want, _ := missPatterns(misses)
 	if missed, all := c.sourceBytes(misses, want); missed*exportCostFactor > all {
 		r.debugf("missed packages hold %d of %d bytes of source: loading from source", missed, all)
@@ -427,7 +427,7 @@ func (r *runner) analyzeFromExport(c *pkgCache, cfg *packages.Config, misses []*
 			return true // Visit calls pre once per package
 		}
 		var e factEntry
-		if !c.disk.get(factKey(keys[p.ID]), &e) || e.ID != p.ID || e.Opaque {
+		if !c.disk.get(factKey(rkeys[p.ID]), &e) || e.ID != p.ID || e.Opaque {
 			r.debugf("no facts for %s (opaque %v)", p.ID, e.Opaque)
 			complete = false
 			return false

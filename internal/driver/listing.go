@@ -56,13 +56,16 @@ import (
 //   - in the build cache: that the file is there (its name is its
 //     content's).
 //
-// It holds the modification time of every directory under the main
-// modules and the directory replacements (but those whose names begin
-// with a dot, which no package path can name), of every package's
+// It holds the entries (names and types) of every directory under the
+// main modules and the directory replacements (but those whose names
+// begin with a dot, which no package path can name), of every package's
 // directory and of go.work's: a file or directory added, removed or
-// renamed changes its directory's time, and a new directory its parent's.
-// A snapshot is stored only when every file and directory was settled
-// before the run began, so that the listing saw what the sums hold, and
+// renamed changes its directory's entries, and a new directory its
+// parent's; a file saved by renaming a new one over it does not. In GOROOT
+// and the module cache, a directory's modification time stands for its
+// entries. A snapshot is stored only when every file and directory was
+// settled (not modified since shortly before the run began), so that the
+// listing saw what the sums hold, and
 // is not kept under -modfile, an -overlay in GOFLAGS, GOPACKAGESDRIVER,
 // or outside module mode: there the go command reads files it does not
 // name.
@@ -81,7 +84,7 @@ type listingSnapshot struct {
 	Roots    []string // the root packages' IDs, in listing order
 	Packages []listedPackage
 	Files    map[string]string // file name: its listing sum (listingSum)
-	Dirs     map[string]int64  // directory: its modification time, in ns
+	Dirs     map[string]string // directory: its listing sum (dirSum)
 }
 
 // listedPackage is what listMode gives of a package.
@@ -127,9 +130,8 @@ func (c *pkgCache) reuseListing(key string) []*packages.Package {
 	if !c.disk.get(key, &s) {
 		return nil
 	}
-	for dir, mtime := range s.Dirs {
-		info, err := os.Stat(dir)
-		if err != nil || !info.IsDir() || info.ModTime().UnixNano() != mtime {
+	for dir, sum := range s.Dirs {
+		if got, ok := c.dirSum(dir); !ok || got != sum {
 			return nil
 		}
 	}
@@ -172,7 +174,7 @@ func (s *listingSnapshot) graph() []*packages.Package {
 // keepListing stores the listing of roots under key, with its inputs, if
 // they were all settled before the run began.
 func (c *pkgCache) keepListing(key string, roots []*packages.Package, env map[string]string, wd string) {
-	s := listingSnapshot{Files: make(map[string]string), Dirs: make(map[string]int64)}
+	s := listingSnapshot{Files: make(map[string]string), Dirs: make(map[string]string)}
 	walk := []string{wd}
 	var all []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
@@ -185,7 +187,7 @@ func (c *pkgCache) keepListing(key string, roots []*packages.Package, env map[st
 		}
 		s.Packages = append(s.Packages, lp)
 		if p.Dir != "" {
-			s.Dirs[p.Dir] = 0
+			s.Dirs[p.Dir] = ""
 		}
 		if m := p.Module; m != nil {
 			walk = append(walk, m.Dir)
@@ -216,7 +218,7 @@ func (c *pkgCache) keepListing(key string, roots []*packages.Package, env map[st
 		}
 	}
 	if work := env["GOWORK"]; work != "" && work != "off" {
-		s.Dirs[filepath.Dir(work)] = 0
+		s.Dirs[filepath.Dir(work)] = ""
 		for _, name := range []string{work, work + ".sum"} {
 			if _, err := os.Stat(name); err == nil {
 				s.Files[name] = ""
@@ -224,11 +226,13 @@ func (c *pkgCache) keepListing(key string, roots []*packages.Package, env map[st
 		}
 	}
 	for dir := range s.Dirs {
+		// Settled: its entries are those go list read.
 		info, err := os.Stat(dir)
-		if err != nil || !settled(info.ModTime(), c.start) {
+		sum, ok := c.dirSum(dir)
+		if err != nil || !ok || !settled(info.ModTime(), c.start) {
 			return
 		}
-		s.Dirs[dir] = info.ModTime().UnixNano()
+		s.Dirs[dir] = sum
 	}
 	for name := range s.Files {
 		kind := c.listingKind(name)
@@ -243,7 +247,7 @@ func (c *pkgCache) keepListing(key string, roots []*packages.Package, env map[st
 
 // walkDirs adds every directory under root to dirs, but those whose names
 // begin with a dot; it reports false past maxListingDirs.
-func (c *pkgCache) walkDirs(root string, dirs map[string]int64) bool {
+func (c *pkgCache) walkDirs(root string, dirs map[string]string) bool {
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -254,13 +258,36 @@ func (c *pkgCache) walkDirs(root string, dirs map[string]int64) bool {
 		if path != root && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		dirs[path] = 0
+		dirs[path] = ""
 		if len(dirs) > maxListingDirs {
 			return fs.SkipAll
 		}
 		return nil
 	})
 	return err == nil && len(dirs) <= maxListingDirs
+}
+
+// dirSum is what the snapshot holds of a directory: its modification
+// time in GOROOT and the module cache; elsewhere the sum of its entries'
+// names and types, which a file saved by renaming a new one over it (as
+// sed -i and some editors do) leaves as they were.
+func (c *pkgCache) dirSum(dir string) (string, bool) {
+	if c.isFixed(dir) {
+		info, err := os.Stat(dir)
+		if err != nil || !info.IsDir() {
+			return "", false
+		}
+		return "mtime:" + strconv.FormatInt(info.ModTime().UnixNano(), 10), true
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	h := sha256.New()
+	for _, e := range entries {
+		fmt.Fprintf(h, "%s\x00%d\x00", e.Name(), e.Type())
+	}
+	return "entries:" + hex.EncodeToString(h.Sum(nil)), true
 }
 
 func (c *pkgCache) isFixed(name string) bool {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,7 +20,9 @@ import (
 // The package cache keeps what the checks reported on each root package,
 // keyed by everything that depends on, so that a run over unchanged code
 // replays every package and a run after an edit analyzes the edited
-// packages and those that depend on them, and replays the rest. It is the
+// packages and, unless the edit left their interfaces as they were
+// (early cutoff, cutoff.go), those that depend on them, and replays the
+// rest. It is the
 // command line's only cache: a run prints the packages' results, replayed
 // or fresh, through the same code, so its output is byte-identical to an
 // uncached run's in every format. -cache=false turns it off.
@@ -51,9 +54,9 @@ import (
 // the vet protocol needs every dependency compiled for its export data and
 // each package's facts computed by a process of its own, which made a cold
 // run several times slower than the command line's one load. Why whole
-// results rather than facts: a missed package is re-analyzed with its
-// dependencies loaded from source, so their facts are recomputed from the
-// same content their keys name.
+// results as well as facts: a replayed package needs nothing loaded; a
+// missed one is analyzed against its dependencies' export data with their
+// facts replayed (incremental.go), or with them loaded from source.
 //
 // # Why a key is complete
 //
@@ -87,7 +90,8 @@ import (
 //     its ID, import path and name, its module (path, version, Go
 //     version, replacement), each compiled Go file by name and content,
 //     and each import by path and by its key, which covers the same items
-//     for the dependency. Every way the go command is told which packages
+//     for the dependency (the results' key has the import's stamp
+//     instead, which covers what the package can see of it: cutoff.go). Every way the go command is told which packages
 //     and files make the build acts through this listing: go.mod and its
 //     replace directories, go.work and its use lines, vendor/ and
 //     vendor/modules.txt, -mod, -modfile, -tags, GOFLAGS, go env -w, file
@@ -141,11 +145,12 @@ type pkgCache struct {
 	derived    []string
 	start      time.Time
 	fileSums   map[string]fileSum
-	setupFiles []string // the files setupSum hashed
+	setupFiles []string          // the files setupSum hashed
+	ifaces     map[string]string // interface sums by source key sum, "" for none (cutoff.go)
 }
 
 // pkgCacheFormat versions the package cache's keys and entries.
-const pkgCacheFormat = "retrylint-pkg-cache-2"
+const pkgCacheFormat = "retrylint-pkg-cache-3"
 
 // listMode is what the package cache asks go list: the import graph and
 // the files, with their modules; nothing is parsed.
@@ -215,6 +220,7 @@ func (r *runner) newPkgCache(flags []string) *pkgCache {
 	if !r.cache || r.afterFix || r.recordBaseline {
 		return nil
 	}
+	pinFactTypes(r.analyzers)
 	disk := newDiskCache("pkgs")
 	env, err := r.goEnv()
 	if disk == nil || err != nil {
@@ -224,7 +230,7 @@ func (r *runner) newPkgCache(flags []string) *pkgCache {
 	if err != nil {
 		return nil
 	}
-	c := &pkgCache{disk: disk, start: r.start, fileSums: make(map[string]fileSum)}
+	c := &pkgCache{disk: disk, start: r.start, fileSums: make(map[string]fileSum), ifaces: make(map[string]string)}
 	for _, dir := range []string{env["GOROOT"], env["GOMODCACHE"]} {
 		if dir != "" {
 			c.fixed = append(c.fixed, filepath.Clean(dir)+string(filepath.Separator))
@@ -248,29 +254,26 @@ func (c *pkgCache) seen() bool {
 	return c.disk.get(c.family, &marker) && marker
 }
 
-// keys computes the key of every package of the import graph of pkgs, by
-// ID.
+// keys computes the source key of every package of the import graph of
+// pkgs, by ID.
 func (c *pkgCache) keys(pkgs []*packages.Package) (map[string]pkgKey, error) {
 	keys := make(map[string]pkgKey)
 	var err error
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if err == nil {
-			keys[p.ID], err = c.key(p, keys)
+			keys[p.ID], err = c.key(p, "source", func(id string) pkgKey { return keys[id] })
 		}
 	})
 	return keys, err
 }
 
-// key computes p's key; the keys of its imports are in keys.
-func (c *pkgCache) key(p *packages.Package, keys map[string]pkgKey) (pkgKey, error) {
+// key computes a key of p: its own inputs, and what imported gives of
+// each import, by ID (its source key, or its stamp: cutoff.go), under
+// the kind of key named by tag.
+func (c *pkgCache) key(p *packages.Package, tag string, imported func(id string) pkgKey) (pkgKey, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.setup, p.ID, p.PkgPath, p.Name)
-	if m := p.Module; m != nil {
-		fmt.Fprintf(h, "module\x00%s\x00%s\x00%s\x00", m.Path, m.Version, m.GoVersion)
-		if m.Replace != nil {
-			fmt.Fprintf(h, "replace\x00%s\x00%s\x00", m.Replace.Path, m.Replace.Version)
-		}
-	}
+	fmt.Fprintf(h, "%s\x00", tag)
+	c.writeOwn(h, p)
 	stable := true
 	for _, name := range p.CompiledGoFiles {
 		fs, err := c.fileSum(name)
@@ -280,17 +283,34 @@ func (c *pkgCache) key(p *packages.Package, keys map[string]pkgKey) (pkgKey, err
 		fmt.Fprintf(h, "file\x00%s\x00%s\x00", name, fs.sum)
 		stable = stable && fs.stable
 	}
+	for _, path := range importPaths(p) {
+		k := imported(p.Imports[path].ID)
+		fmt.Fprintf(h, "import\x00%s\x00%s\x00", path, k.sum)
+		stable = stable && k.stable
+	}
+	return pkgKey{hex.EncodeToString(h.Sum(nil)), stable}, nil
+}
+
+// writeOwn writes the setup and p's listing (ID, path, name, module) to
+// h.
+func (c *pkgCache) writeOwn(h io.Writer, p *packages.Package) {
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", c.setup, p.ID, p.PkgPath, p.Name)
+	if m := p.Module; m != nil {
+		fmt.Fprintf(h, "module\x00%s\x00%s\x00%s\x00", m.Path, m.Version, m.GoVersion)
+		if m.Replace != nil {
+			fmt.Fprintf(h, "replace\x00%s\x00%s\x00", m.Replace.Path, m.Replace.Version)
+		}
+	}
+}
+
+// importPaths returns p's import paths, sorted.
+func importPaths(p *packages.Package) []string {
 	paths := make([]string, 0, len(p.Imports))
 	for path := range p.Imports {
 		paths = append(paths, path)
 	}
 	slices.Sort(paths)
-	for _, path := range paths {
-		k := keys[p.Imports[path].ID]
-		fmt.Fprintf(h, "import\x00%s\x00%s\x00", path, k.sum)
-		stable = stable && k.stable
-	}
-	return pkgKey{hex.EncodeToString(h.Sum(nil)), stable}, nil
+	return paths
 }
 
 // fileSum returns what a key holds of a file (see fileSum), computed once
@@ -394,19 +414,29 @@ func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expecte
 	if err != nil {
 		return
 	}
+	unchanged := func(id string) bool { return expected == nil || expected[id] == keys[id] }
+	byID := make(map[string]pkgResult, len(results))
+	for _, res := range results {
+		byID[res.ID] = res
+	}
+	// Each root's interface sum after its imports': the result keys of
+	// its dependents read it (cutoff.go).
+	rkeys, err := c.resultKeys(roots, keys, func(p *packages.Package, r pkgKey, stamp func(string) pkgKey) {
+		if res, ok := byID[p.ID]; ok && unchanged(p.ID) {
+			c.storeIface(p, r, stamp, res.Skeleton, facts[p.ID])
+		}
+	})
+	if err != nil {
+		return
+	}
 	for id, e := range facts {
-		if k, ok := keys[id]; ok && k.stable && (expected == nil || expected[id] == k) && !c.disk.has(factKey(k)) {
-			c.disk.put(factKey(k), e)
+		if r, ok := rkeys[id]; ok && r.stable && unchanged(id) && !c.disk.has(factKey(r)) {
+			c.disk.put(factKey(r), e)
 		}
 	}
-	byID := make(map[string][]diag, len(results))
-	for _, res := range results {
-		byID[res.ID] = res.Diags
-	}
 	for _, p := range roots {
-		k := keys[p.ID]
-		if diags, ok := byID[p.ID]; ok && k.stable && (expected == nil || expected[p.ID] == k) {
-			c.disk.put(k.sum, &pkgEntry{ID: p.ID, Diags: diags})
+		if res, ok := byID[p.ID]; ok && rkeys[p.ID].stable && unchanged(p.ID) {
+			c.disk.put(rkeys[p.ID].sum, &pkgEntry{ID: p.ID, Diags: res.Diags})
 		}
 	}
 	c.disk.put(c.family, true)
@@ -447,37 +477,82 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 	if keepListing && !reused {
 		c.keepListing(listingKey, listed, env, wd)
 	}
+	results, misses, rkeys, ok := c.replay(listed, keys)
+	if !ok || len(misses) == len(listed) {
+		return nil, false // nothing to replay
+	}
+	var analyzed []*packages.Package
+	fromExport := true
+	// Early cutoff (cutoff.go): the misses none of whose imports missed
+	// first; then those whose result keys still miss.
+	for round := 0; len(misses) > 0; round++ {
+		batch := misses
+		if round == 0 {
+			batch = frontier(misses)
+		}
+		fresh, export, ok := r.analyzeBatch(c, cfg, batch, keys, rkeys)
+		if !ok {
+			return nil, false
+		}
+		results, analyzed, fromExport = append(results, fresh...), append(analyzed, batch...), fromExport && export
+		rest := slices.DeleteFunc(slices.Clone(misses), func(p *packages.Package) bool { return slices.Contains(batch, p) })
+		if len(rest) == 0 {
+			break
+		}
+		var replayed []pkgResult
+		if replayed, misses, rkeys, ok = c.replay(rest, keys); !ok {
+			return nil, false
+		}
+		results = append(results, replayed...)
+	}
+	sortResults(results)
+	r.stats = cacheStats{Analyzed: idsOf(analyzed), FromExport: len(analyzed) > 0 && fromExport, Replayed: len(listed) - len(analyzed), ListingReused: reused}
+	return &outcome{results: results}, true
+}
+
+// replay returns the results of the packages whose result keys have an
+// entry, the packages that missed, and the result keys of their import
+// graph; false when a miss cannot be analyzed alone.
+func (c *pkgCache) replay(pkgs []*packages.Package, keys map[string]pkgKey) ([]pkgResult, []*packages.Package, map[string]pkgKey, bool) {
+	rkeys, err := c.resultKeys(pkgs, keys, nil)
+	if err != nil {
+		return nil, nil, nil, false
+	}
 	var results []pkgResult
 	var misses []*packages.Package
-	fromExport := false
-	for _, p := range listed {
+	for _, p := range pkgs {
 		var e pkgEntry
-		if c.disk.get(keys[p.ID].sum, &e) && e.ID == p.ID {
+		if c.disk.get(rkeys[p.ID].sum, &e) && e.ID == p.ID {
 			results = append(results, pkgResult{ID: e.ID, Diags: e.Diags})
 			continue
 		}
 		if strings.HasPrefix(p.ID, "command-line-arguments") {
-			return nil, false // named by files: no import path to load it by alone
+			return nil, nil, nil, false // named by files: no import path to load it by alone
 		}
 		misses = append(misses, p)
 	}
-	if len(misses) == len(listed) {
-		return nil, false // nothing to replay
+	return results, misses, rkeys, true
+}
+
+// frontier returns the misses that import no other miss.
+func frontier(misses []*packages.Package) []*packages.Package {
+	missed := make(map[string]bool, len(misses))
+	for _, p := range misses {
+		missed[p.ID] = true
 	}
-	if len(misses) > 0 {
-		fresh, ok := r.analyzeFromExport(c, cfg, misses, keys)
-		fromExport = ok
-		if !ok {
-			fresh, ok = r.analyzeMisses(c, cfg, misses, keys)
-		}
-		if !ok {
-			return nil, false
-		}
-		results = append(results, fresh...)
-		sortResults(results)
+	return slices.DeleteFunc(slices.Clone(misses), func(p *packages.Package) bool {
+		return slices.ContainsFunc(slices.Collect(maps.Values(p.Imports)), func(imp *packages.Package) bool { return missed[imp.ID] })
+	})
+}
+
+// analyzeBatch analyzes missed packages against export data, or else from
+// source, and stores their results; export tells which.
+func (r *runner) analyzeBatch(c *pkgCache, cfg *packages.Config, misses []*packages.Package, keys, rkeys map[string]pkgKey) (results []pkgResult, export, ok bool) {
+	if results, ok = r.analyzeFromExport(c, cfg, misses, keys, rkeys); ok {
+		return results, true, true
 	}
-	r.stats = cacheStats{Analyzed: idsOf(misses), FromExport: fromExport, Replayed: len(listed) - len(misses), ListingReused: reused}
-	return &outcome{results: results}, true
+	results, ok = r.analyzeMisses(c, cfg, misses, keys)
+	return results, false, ok
 }
 
 // analyzeMisses loads the packages the cache had no entry for, by import

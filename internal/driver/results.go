@@ -18,8 +18,9 @@ import (
 // format prints from, whether the package was analyzed in this run or
 // replayed.
 type pkgResult struct {
-	ID    string
-	Diags []diag // by analyzer in the order of the roots, then as reported
+	ID       string
+	Diags    []diag // by analyzer in the order of the roots, then as reported
+	Skeleton string // the sum of the package's skeleton (cutoff.go), "" if unknown or replayed
 }
 
 // diag is one diagnostic with resolved positions. End is the position of
@@ -48,7 +49,7 @@ func resultsOf(graph *checker.Graph) []pkgResult {
 	for _, act := range graph.Roots {
 		res := byID[act.Package.ID]
 		if res == nil {
-			res = &pkgResult{ID: act.Package.ID}
+			res = &pkgResult{ID: act.Package.ID, Skeleton: skeletonSum(act.Package)}
 			byID[act.Package.ID] = res
 		}
 		res.Diags = append(res.Diags, diagsOf(act.Analyzer.Name, act.Package.Fset, act.Diagnostics)...)

@@ -349,7 +349,7 @@ func (s *streamer) load(p *packages.Package, root bool) error {
 	}
 	st.facts = own
 	if root {
-		res := pkgResult{ID: p.ID}
+		res := pkgResult{ID: p.ID, Skeleton: skeletonSum(p)}
 		for _, a := range s.selected {
 			res.Diags = append(res.Diags, diagsOf(a.Name, p.Fset, u.acts[a].diags)...)
 		}

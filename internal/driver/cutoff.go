@@ -1,0 +1,193 @@
+package driver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"go/ast"
+	"go/scanner"
+	"go/token"
+	"hash"
+	"os"
+	"slices"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Early cutoff: an edit that leaves a package's interface as it was (its
+// declarations, where they stand, and its facts) costs that package
+// alone; its dependents are replayed, as go vet replays a package whose
+// dependencies' export data and facts did not change.
+//
+// A root package's results are stored under its result key, which covers
+// its own inputs as its source key does (the setup, its listing, its
+// files' contents) and, for each import, the import's stamp rather than
+// its source key. A package's stamp is its interface sum when a run that
+// analyzed it stored one (under its source key), and its source key
+// otherwise (a dependency outside the roots, which no run analyzes as a
+// root). The interface sum of a package covers:
+//
+//   - its listing (ID, path, name, module);
+//   - its skeleton: every token of its files outside function bodies,
+//     with its position (file, line and column, as printed: //line
+//     directives applied), and each file's Go version; the braces of each
+//     body stand in it, so a body that grows or shrinks by a line moves
+//     them;
+//   - its facts, as stored (facts.go);
+//   - the stamps of its imports.
+//
+// # Why a replayed dependent's results are the same
+//
+// What an analysis of package P reads of an import Q is Q's types (its
+// package-level objects, their types and positions, through P's own
+// types) and Q's facts, and through them the same of Q's imports. Q's
+// types are those of its declarations, which are the tokens outside
+// function bodies (a body declares nothing another package can name: a
+// type declared in one is local) checked against Q's imports' types; the
+// positions of Q's objects are the positions of those tokens. Q's facts
+// are in its interface sum as its importers decode them. A finding of P
+// that points into Q (where a handler in Q returns) is placed from a
+// fact's offset from a declaration of Q, both covered. So two versions
+// of Q with the same interface sum give P the same types, positions and
+// facts, and P's analysis, a function of those and of P's own files, the
+// same results; the stamps of Q's imports carry the argument down the
+// graph. A package's source key covers all of its inputs, so a stamp
+// that is a source key is as good. Comments, which the skeleton leaves
+// out, reach P only through Q's facts (a //retrylint: directive) or
+// through positions, which the skeleton holds.
+//
+// # How a run after an edit goes
+//
+// The packages whose result keys miss are analyzed in two rounds. First
+// those none of whose imports missed (the edited ones); storing their
+// results stores their interface sums, which decide the stamps their
+// dependents' result keys are computed from again. A dependent whose key
+// now hits is replayed; the rest are analyzed in the second round. When
+// an edit changes the interface, the second round is the run the cache
+// made without early cutoff; when it does not (a comment, an edit within
+// a line of a body, a changed string in a body that no fact holds), the
+// dependents are replayed.
+
+// ifaceEntry is an interface sum as the cache holds it.
+type ifaceEntry struct {
+	ID  string
+	Sum string
+}
+
+// ifaceKey is the cache key of the interface sum of the package whose
+// result key is r.
+func ifaceKey(r pkgKey) string {
+	h := sha256.Sum256([]byte("iface\x00" + r.sum))
+	return "iface-" + hex.EncodeToString(h[:])
+}
+
+// stampOf returns the stamp of the package id, whose result key is r and
+// source key k: its interface sum if one is stored, its source key
+// otherwise.
+func (c *pkgCache) stampOf(id string, r, k pkgKey) pkgKey {
+	sum, ok := c.ifaces[r.sum]
+	if !ok {
+		var e ifaceEntry
+		if c.disk.get(ifaceKey(r), &e) && e.ID == id {
+			sum = e.Sum
+		}
+		c.ifaces[r.sum] = sum
+	}
+	if sum != "" {
+		return pkgKey{"iface:" + sum, r.stable}
+	}
+	return pkgKey{"src:" + k.sum, k.stable}
+}
+
+// resultKeys computes the result key of every package of the import
+// graph of pkgs, whose source keys are in keys, imports first. After
+// each, visit (if not nil) is called with the package, its result key and
+// the stamps of the packages done so far: it may store the package's
+// interface sum, which its dependents' keys then read.
+func (c *pkgCache) resultKeys(pkgs []*packages.Package, keys map[string]pkgKey, visit func(p *packages.Package, r pkgKey, stamp func(id string) pkgKey)) (map[string]pkgKey, error) {
+	rkeys := make(map[string]pkgKey)
+	stamp := func(id string) pkgKey { return c.stampOf(id, rkeys[id], keys[id]) }
+	var err error
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if err != nil {
+			return
+		}
+		if rkeys[p.ID], err = c.key(p, "result", stamp); err == nil && visit != nil {
+			visit(p, rkeys[p.ID], stamp)
+		}
+	})
+	return rkeys, err
+}
+
+// storeIface computes and stores the interface sum of p, whose result key
+// is r, from its skeleton, its facts and its imports' stamps; nothing is
+// stored when the skeleton or the facts are unknown.
+func (c *pkgCache) storeIface(p *packages.Package, r pkgKey, stamp func(id string) pkgKey, skeleton string, facts *factEntry) {
+	if skeleton == "" || facts == nil || !r.stable {
+		return
+	}
+	h := sha256.New()
+	c.writeOwn(h, p)
+	fmt.Fprintf(h, "skeleton\x00%s\x00facts\x00%t\x00%x\x00", skeleton, facts.Opaque, facts.Facts)
+	for _, path := range importPaths(p) {
+		fmt.Fprintf(h, "import\x00%s\x00%s\x00", path, stamp(p.Imports[path].ID).sum)
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	c.ifaces[r.sum] = sum
+	c.disk.put(ifaceKey(r), &ifaceEntry{ID: p.ID, Sum: sum})
+}
+
+// skeletonSum returns the sum of the skeleton of p's files (see above),
+// or "" when a file cannot be read as it was parsed.
+func skeletonSum(p *packages.Package) string {
+	h := sha256.New()
+	for _, f := range p.Syntax {
+		if !writeSkeleton(h, p.Fset, f) {
+			return ""
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeSkeleton writes the skeleton of f to h: its name and Go version,
+// then each token outside function bodies with its position.
+func writeSkeleton(h hash.Hash, fset *token.FileSet, f *ast.File) bool {
+	tf := fset.File(f.FileStart)
+	src, err := os.ReadFile(tf.Name())
+	if err != nil || len(src) != tf.Size() {
+		return false
+	}
+	fmt.Fprintf(h, "file\x00%s\x00%s\x00", tf.Name(), f.GoVersion)
+	// The spans between bodies' interiors, each ending after a body's {.
+	var cuts []int
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			cuts = append(cuts, tf.Offset(fd.Body.Lbrace)+1, tf.Offset(fd.Body.Rbrace))
+		}
+	}
+	if !slices.IsSorted(cuts) {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(cuts); i += 2 {
+		end := len(src)
+		if i < len(cuts) {
+			end = cuts[i]
+		}
+		part := token.NewFileSet().AddFile("", -1, end-start)
+		var s scanner.Scanner
+		s.Init(part, src[start:end], nil, 0)
+		for {
+			pos, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			at := tf.Position(tf.Pos(start + part.Offset(pos)))
+			fmt.Fprintf(h, "%s:%d:%d\x00%d\x00%s\x00", at.Filename, at.Line, at.Column, tok, lit)
+		}
+		if i+1 < len(cuts) {
+			start = cuts[i+1]
+		}
+	}
+	return true
+}
