@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"hash"
@@ -63,10 +64,12 @@ import (
 // results stores their interface sums, which decide the stamps their
 // dependents' result keys are computed from again. A dependent whose key
 // now hits is replayed; the rest are analyzed in the second round. When
-// an edit changes the interface, the second round is the run the cache
-// made without early cutoff; when it does not (a comment, an edit within
-// a line of a body, a changed string in a body that no fact holds), the
-// dependents are replayed.
+// an edit does not change the interface (a comment, an edit within a
+// line of a body, a changed string in a body that no fact holds), the
+// dependents are replayed. When the edited packages' skeletons are not
+// the last ones stored for them (a declaration moved), their interfaces
+// are new: all misses are analyzed in one round, as they would be without
+// early cutoff, rather than paying a second load.
 
 // ifaceEntry is an interface sum as the cache holds it.
 type ifaceEntry struct {
@@ -135,6 +138,40 @@ func (c *pkgCache) storeIface(p *packages.Package, r pkgKey, stamp func(id strin
 	sum := hex.EncodeToString(h.Sum(nil))
 	c.ifaces[r.sum] = sum
 	c.disk.put(ifaceKey(r), &ifaceEntry{ID: p.ID, Sum: sum})
+	c.disk.put(c.lastSkeletonKey(p.ID), skeleton)
+}
+
+// lastSkeletonKey is the cache key of the skeleton sum of the package id
+// that a run in this setup stored last.
+func (c *pkgCache) lastSkeletonKey(id string) string {
+	h := sha256.Sum256([]byte("skeleton\x00" + c.setup + "\x00" + id))
+	return "skeleton-" + hex.EncodeToString(h[:])
+}
+
+// skeletonsMoved reports whether a package of pkgs has a skeleton other
+// than the last one stored for it, or none stored: its interface sum is
+// then new, and early cutoff cannot spare its dependents. The files are
+// parsed anew for it (a tenth of the cost of analyzing them).
+func (c *pkgCache) skeletonsMoved(pkgs []*packages.Package) bool {
+	for _, p := range pkgs {
+		var last string
+		if !c.disk.get(c.lastSkeletonKey(p.ID), &last) {
+			return true
+		}
+		fset := token.NewFileSet()
+		parsed := &packages.Package{Fset: fset}
+		for _, name := range p.CompiledGoFiles {
+			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				return true
+			}
+			parsed.Syntax = append(parsed.Syntax, f)
+		}
+		if skeletonSum(parsed) != last {
+			return true
+		}
+	}
+	return false
 }
 
 // skeletonSum returns the sum of the skeleton of p's files (see above),

@@ -488,7 +488,9 @@ func (r *runner) analyzeCached(c *pkgCache, cfg *packages.Config, patterns []str
 	for round := 0; len(misses) > 0; round++ {
 		batch := misses
 		if round == 0 {
-			batch = frontier(misses)
+			if first := frontier(misses); len(first) < len(misses) && !c.skeletonsMoved(first) {
+				batch = first
+			}
 		}
 		fresh, export, ok := r.analyzeBatch(c, cfg, batch, keys, rkeys)
 		if !ok {
