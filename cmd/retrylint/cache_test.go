@@ -141,6 +141,13 @@ func TestPackageCache(t *testing.T) {
 	clear(uncached)
 	check("the fact restored", nil) // stock as before: every entry is there
 
+	// A body grows by a line: the declarations after it move, and with
+	// them the places in svc that cmd/app's findings point to.
+	quiesce()
+	replaceIn(t, filepath.Join(dir, "svc", "svc.go"), "error { return &retry.Busy{D: time.Second} }", "error {\n\treturn &retry.Busy{D: time.Second}\n}")
+	clear(uncached)
+	check("a body of svc grew", dependents(t, dir, env, "example.com/shop/svc"))
+
 	// An edit that moves findings: the findings of svc are reported while
 	// analyzing cmd/app, which depends on it. Every declaration of svc.go
 	// moves: its dependents are analyzed.

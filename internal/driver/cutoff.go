@@ -1,12 +1,12 @@
 package driver
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"hash"
 	"os"
@@ -187,7 +187,12 @@ func skeletonSum(p *packages.Package) string {
 }
 
 // writeSkeleton writes the skeleton of f to h: its name and Go version,
-// then each token outside function bodies with its position.
+// then its text outside function bodies' interiors, each span after the
+// position it starts at, without its comments: one that ends its line
+// goes with the spaces before it, but for its newlines; one that a token
+// follows on its line becomes as many spaces, so that the token keeps its
+// column. What follows the last declaration goes too. A file with a //line
+// directive is written whole: its comments move positions.
 func writeSkeleton(h hash.Hash, fset *token.FileSet, f *ast.File) bool {
 	tf := fset.File(f.FileStart)
 	src, err := os.ReadFile(tf.Name())
@@ -195,36 +200,58 @@ func writeSkeleton(h hash.Hash, fset *token.FileSet, f *ast.File) bool {
 		return false
 	}
 	fmt.Fprintf(h, "file\x00%s\x00%s\x00", tf.Name(), f.GoVersion)
-	// The spans between bodies' interiors, each ending after a body's {.
-	var cuts []int
+	var comments []*ast.Comment
+	if !bytes.Contains(src, []byte("line ")) {
+		for _, g := range f.Comments {
+			comments = append(comments, g.List...)
+		}
+	}
+	// The spans around bodies' interiors: each body's { ends one, its }
+	// starts the next.
+	spans := []int{0}
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-			cuts = append(cuts, tf.Offset(fd.Body.Lbrace)+1, tf.Offset(fd.Body.Rbrace))
+			spans = append(spans, tf.Offset(fd.Body.Lbrace)+1, tf.Offset(fd.Body.Rbrace))
 		}
 	}
-	if !slices.IsSorted(cuts) {
+	last := f.Name.End() // what follows the last declaration is comments and spaces
+	if len(f.Decls) > 0 {
+		last = f.Decls[len(f.Decls)-1].End()
+	}
+	spans = append(spans, tf.Offset(last))
+	if !slices.IsSorted(spans) {
 		return false
 	}
-	start := 0
-	for i := 0; i <= len(cuts); i += 2 {
-		end := len(src)
-		if i < len(cuts) {
-			end = cuts[i]
-		}
-		part := token.NewFileSet().AddFile("", -1, end-start)
-		var s scanner.Scanner
-		s.Init(part, src[start:end], nil, 0)
-		for {
-			pos, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
+	for i := 0; i < len(spans); i += 2 {
+		at := tf.Position(tf.Pos(spans[i]))
+		fmt.Fprintf(h, "span\x00%s:%d:%d\x00", at.Filename, at.Line, at.Column)
+		pos, end := spans[i], spans[i+1]
+		for ; len(comments) > 0 && tf.Offset(comments[0].Pos()) < end; comments = comments[1:] {
+			from, to := tf.Offset(comments[0].Pos()), tf.Offset(comments[0].End())
+			if from < pos {
+				continue // in a body
 			}
-			at := tf.Position(tf.Pos(start + part.Offset(pos)))
-			fmt.Fprintf(h, "%s:%d:%d\x00%d\x00%s\x00", at.Filename, at.Line, at.Column, tok, lit)
+			rest := src[to:]
+			if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+				rest = rest[:nl]
+			}
+			ends := len(bytes.TrimSpace(rest)) == 0
+			if ends {
+				h.Write(bytes.TrimRight(src[pos:from], " \t"))
+			} else {
+				h.Write(src[pos:from])
+			}
+			for _, b := range src[from:to] {
+				switch {
+				case b == '\n':
+					h.Write([]byte{'\n'})
+				case !ends:
+					h.Write([]byte{' '})
+				}
+			}
+			pos = to
 		}
-		if i+1 < len(cuts) {
-			start = cuts[i+1]
-		}
+		h.Write(src[pos:end])
 	}
 	return true
 }

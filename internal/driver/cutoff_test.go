@@ -26,7 +26,7 @@ func TestSkeletonSum(t *testing.T) {
 			t.Fatal(err)
 		}
 		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution) // as the drivers parse a root
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,6 +48,9 @@ func TestSkeletonSum(t *testing.T) {
 		{"a variable's value", strings.Replace(base, "V = 1", "V = 2", 1), false},
 		{"a body a line longer", strings.Replace(base, "return a", "a++\n\treturn a", 1), false},
 		{"a comment on top", "// Package p.\n" + base, false},
+		{"a comment after a declaration", strings.Replace(base, "V = 1", "V = 1 // one", 1), true},
+		{"a comment before a declaration on its line", strings.Replace(base, "var V = 1", "/* v */ var V = 1", 1), false},
+		{"a //line directive", strings.Replace(base, "var V", "//line other.go:10\nvar V", 1), false},
 	} {
 		if got := sum(c.src); (got == want) != c.same {
 			t.Errorf("%s: skeleton the same: %v, want %v", c.name, got == want, c.same)
