@@ -20,20 +20,21 @@ import (
 // alone; its dependents are replayed, as go vet replays a package whose
 // dependencies' export data and facts did not change.
 //
-// A root package's results are stored under its result key, which covers
-// its own inputs as its source key does (the setup, its listing, its
-// files' contents) and, for each import, the import's stamp rather than
-// its source key. A package's stamp is its interface sum when a run that
-// analyzed it stored one (under its source key), and its source key
-// otherwise (a dependency outside the roots, which no run analyzes as a
-// root). The interface sum of a package covers:
+// A package's results and facts are stored under its result key, which
+// covers its own inputs as its source key does (the setup, its listing,
+// its files' contents) and, for each import, the import's stamp rather
+// than its source key. A package's stamp is its interface sum when a run
+// that analyzed it as a root stored one (under its result key), and its
+// source key otherwise (a dependency outside the roots). The interface
+// sum of a package covers:
 //
 //   - its listing (ID, path, name, module);
-//   - its skeleton: every token of its files outside function bodies,
-//     with its position (file, line and column, as printed: //line
-//     directives applied), and each file's Go version; the braces of each
-//     body stand in it, so a body that grows or shrinks by a line moves
-//     them;
+//   - its skeleton (writeSkeleton): each file's name and Go version, and
+//     its text outside function bodies' interiors without comments, each
+//     span of it after the position (file, line, column) it starts at; a
+//     comment before a token on its line counts as spaces, so that every
+//     token outside bodies keeps its line and column, and a body that
+//     grows or shrinks by a line moves the span after it;
 //   - its facts, as stored (facts.go);
 //   - the stamps of its imports.
 //
@@ -55,7 +56,13 @@ import (
 // graph. A package's source key covers all of its inputs, so a stamp
 // that is a source key is as good. Comments, which the skeleton leaves
 // out, reach P only through Q's facts (a //retrylint: directive) or
-// through positions, which the skeleton holds.
+// through positions, which the skeleton holds. Facts depend on what
+// results depend on, so they share the result key: a package replayed
+// thanks to cutoff finds its facts where the run that analyzed it left
+// them, for the export path of its dependents (incremental.go). Equal
+// facts hash alike in every run because gob's type numbers are pinned
+// (pinFactTypes); a difference there would only cost a cutoff, never
+// exactness.
 //
 // # How a run after an edit goes
 //
