@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -321,13 +320,12 @@ func (c *pkgCache) fileSum(name string) (fileSum, error) {
 	if fs, ok := c.fileSums[name]; ok {
 		return fs, nil
 	}
-	inDir := func(dir string) bool { return strings.HasPrefix(name, dir) }
 	switch {
-	case slices.ContainsFunc(c.derived, inDir):
+	case c.isDerived(name):
 		fs := fileSum{stable: true}
 		c.fileSums[name] = fs
 		return fs, nil
-	case slices.ContainsFunc(c.fixed, inDir):
+	case c.isFixed(name):
 		info, err := os.Stat(name)
 		if err != nil {
 			return fileSum{}, err
@@ -542,9 +540,17 @@ func frontier(misses []*packages.Package) []*packages.Package {
 	for _, p := range misses {
 		missed[p.ID] = true
 	}
-	return slices.DeleteFunc(slices.Clone(misses), func(p *packages.Package) bool {
-		return slices.ContainsFunc(slices.Collect(maps.Values(p.Imports)), func(imp *packages.Package) bool { return missed[imp.ID] })
-	})
+	var first []*packages.Package
+next:
+	for _, p := range misses {
+		for _, imp := range p.Imports {
+			if missed[imp.ID] {
+				continue next
+			}
+		}
+		first = append(first, p)
+	}
+	return first
 }
 
 // analyzeBatch analyzes missed packages against export data, or else from
