@@ -34,6 +34,7 @@ func TestDiskCacheCorruption(t *testing.T) {
 	c := newDiskCache("pkgs")
 	key := "0123abcd"
 	c.put(key, &pkgEntry{ID: "p", Diags: []diag{{Analyzer: "barenak", Message: "finding"}}})
+	c.flush()
 	if e := new(pkgEntry); !c.get(key, e) || e.ID != "p" || len(e.Diags) != 1 || e.Diags[0].Message != "finding" {
 		t.Fatalf("round trip: %+v", e)
 	}
@@ -53,6 +54,29 @@ func TestDiskCacheCorruption(t *testing.T) {
 	}
 }
 
+// TestDiskCacheStaged: a staged entry is under its key once committed,
+// and nowhere once discarded; until then it is in a temporary file only,
+// which is what a run that ends before committing leaves.
+func TestDiskCacheStaged(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	c := newDiskCache("pkgs")
+	kept, dropped, left := c.stage("kept"), c.stage("dropped"), c.stage("left")
+	c.commit(kept, "k1")
+	c.discard(dropped)
+	c.flush()
+	var v string
+	if !c.get("k1", &v) || v != "kept" {
+		t.Errorf("committed entry: %q", v)
+	}
+	names, err := filepath.Glob(filepath.Join(c.dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 2 || !slices.Contains(names, filepath.Join(c.dir, "k1")) || !slices.Contains(names, left.tmp) {
+		t.Errorf("files %v, want k1 and the uncommitted entry's temporary file", names)
+	}
+}
+
 // TestCachePrune: prune drops the entries neither written nor read for
 // cacheMaxAge, and keeps those read since.
 func TestCachePrune(t *testing.T) {
@@ -61,6 +85,7 @@ func TestCachePrune(t *testing.T) {
 	old := time.Now().Add(-cacheMaxAge - time.Hour)
 	for _, key := range []string{"read", "unread"} {
 		c.put(key, key)
+		c.flush()
 		if err := os.Chtimes(filepath.Join(c.dir, key), old, old); err != nil {
 			t.Fatal(err)
 		}
@@ -75,6 +100,28 @@ func TestCachePrune(t *testing.T) {
 	}
 	if c.get("unread", &v) {
 		t.Error("an entry neither written nor read for cacheMaxAge was kept")
+	}
+
+	// The next pruneEvery, runs leave the directory alone: reading it
+	// is a cost per entry.
+	c.put("later", "later")
+	c.flush()
+	if err := os.Chtimes(filepath.Join(c.dir, "later"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	c.prune()
+	if !c.get("later", &v) {
+		t.Error("pruned twice within pruneEvery")
+	}
+	if err := os.Chtimes(filepath.Join(c.dir, "later"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(filepath.Join(c.dir, "pruned"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	c.prune()
+	if c.get("later", &v) {
+		t.Error("not pruned after pruneEvery")
 	}
 }
 
@@ -105,6 +152,18 @@ func TestPackageCacheUnstable(t *testing.T) {
 		t.Fatalf("load: %d packages, %v", len(pkgs), err)
 	}
 	results := []pkgResult{{ID: "cachedemo"}, {ID: "cachedemo/b"}}
+	for _, mode := range []string{"store", "staged"} {
+		t.Run(mode, func(t *testing.T) { testUnstable(t, pkgs, results, write, mode) })
+	}
+}
+
+// testUnstable is TestPackageCacheUnstable's cases, stored after the run
+// (store) or staged during it (stager).
+func testUnstable(t *testing.T, pkgs []*packages.Package, results []pkgResult, write func(name, content string, age time.Duration), mode string) {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	// run hashes the files as a run beginning now does, lets edit change
 	// them, stores, and returns which packages were stored.
 	run := func(edit func()) []string {
@@ -123,12 +182,25 @@ func TestPackageCacheUnstable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		edit()
-		c.store(pkgs, results, keys, nil)
+		if mode == "staged" {
+			g := c.newStager()
+			packages.Visit(pkgs, nil, func(p *packages.Package) {
+				i := slices.IndexFunc(results, func(res pkgResult) bool { return res.ID == p.ID })
+				g.done(p, &results[i], nil)
+			})
+			edit()
+			g.commit(pkgs)
+		} else {
+			edit()
+			c.store(pkgs, results, keys, nil)
+		}
+		if tmp, _ := filepath.Glob(filepath.Join(c.disk.dir, "tmp-*")); len(tmp) > 0 {
+			t.Errorf("temporary files left: %v", tmp)
+		}
 		var stored []string
 		for _, p := range pkgs {
 			var e pkgEntry
-			if c.disk.get(rkeys[p.ID].sum, &e) && e.ID == p.ID {
+			if c.disk.get(rkeys[p.ID].sum, &e) && e.ID == p.ID && e.Results {
 				stored = append(stored, p.ID)
 			}
 		}

@@ -20,13 +20,13 @@ import (
 // alone; its dependents are replayed, as go vet replays a package whose
 // dependencies' export data and facts did not change.
 //
-// A package's results and facts are stored under its result key, which
-// covers its own inputs as its source key does (the setup, its listing,
-// its files' contents) and, for each import, the import's stamp rather
-// than its source key. A package's stamp is its interface sum when a run
-// that analyzed it as a root stored one (under its result key), and its
-// source key otherwise (a dependency outside the roots). The interface
-// sum of a package covers:
+// A package's entry (its results, facts and interface sum) is stored
+// under its result key, which covers its own inputs as its source key
+// does (the setup, its listing, its files' contents) and, for each
+// import, the import's stamp rather than its source key. A package's
+// stamp is its interface sum when a run that analyzed it as a root stored
+// one (in its entry), and its source key otherwise (a dependency outside
+// the roots). The interface sum of a package covers:
 //
 //   - its listing (ID, path, name, module);
 //   - its skeleton (writeSkeleton): each file's name and Go version, and
@@ -78,33 +78,12 @@ import (
 // are new: all misses are analyzed in one round, as they would be without
 // early cutoff, rather than paying a second load.
 
-// ifaceEntry is an interface sum as the cache holds it.
-type ifaceEntry struct {
-	ID  string
-	Sum string
-}
-
-// ifaceKey is the cache key of the interface sum of the package whose
-// result key is r.
-func ifaceKey(r pkgKey) string {
-	h := sha256.Sum256([]byte("iface\x00" + r.sum))
-	return "iface-" + hex.EncodeToString(h[:])
-}
-
 // stampOf returns the stamp of the package id, whose result key is r and
 // source key k: its interface sum if one is stored, its source key
 // otherwise.
 func (c *pkgCache) stampOf(id string, r, k pkgKey) pkgKey {
-	sum, ok := c.ifaces[r.sum]
-	if !ok {
-		var e ifaceEntry
-		if c.disk.get(ifaceKey(r), &e) && e.ID == id {
-			sum = e.Sum
-		}
-		c.ifaces[r.sum] = sum
-	}
-	if sum != "" {
-		return pkgKey{"iface:" + sum, r.stable}
+	if e := c.entry(id, r); e != nil && e.Iface != "" {
+		return pkgKey{"iface:" + e.Iface, r.stable}
 	}
 	return pkgKey{"src:" + k.sum, k.stable}
 }
@@ -129,12 +108,12 @@ func (c *pkgCache) resultKeys(pkgs []*packages.Package, keys map[string]pkgKey, 
 	return rkeys, err
 }
 
-// storeIface computes and stores the interface sum of p, whose result key
-// is r, from its skeleton, its facts and its imports' stamps; nothing is
-// stored when the skeleton or the facts are unknown.
-func (c *pkgCache) storeIface(p *packages.Package, r pkgKey, stamp func(id string) pkgKey, skeleton string, facts *factEntry) {
-	if skeleton == "" || facts == nil || !r.stable {
-		return
+// ifaceSum returns the interface sum of p from its skeleton, its facts
+// and its imports' stamps, or "" when the skeleton or the facts are
+// unknown.
+func (c *pkgCache) ifaceSum(p *packages.Package, stamp func(id string) pkgKey, skeleton string, facts *factEntry) string {
+	if skeleton == "" || facts == nil {
+		return ""
 	}
 	h := sha256.New()
 	c.writeOwn(h, p)
@@ -142,17 +121,41 @@ func (c *pkgCache) storeIface(p *packages.Package, r pkgKey, stamp func(id strin
 	for _, path := range importPaths(p) {
 		fmt.Fprintf(h, "import\x00%s\x00%s\x00", path, stamp(p.Imports[path].ID).sum)
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	c.ifaces[r.sum] = sum
-	c.disk.put(ifaceKey(r), &ifaceEntry{ID: p.ID, Sum: sum})
-	c.disk.put(c.lastSkeletonKey(p.ID), skeleton)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
-// lastSkeletonKey is the cache key of the skeleton sum of the package id
-// that a run in this setup stored last.
-func (c *pkgCache) lastSkeletonKey(id string) string {
-	h := sha256.Sum256([]byte("skeleton\x00" + c.setup + "\x00" + id))
-	return "skeleton-" + hex.EncodeToString(h[:])
+// skeletonsKey is the cache key of the skeleton sums, by package ID, that
+// runs in this setup stored last: one entry, read only after an edit.
+func (c *pkgCache) skeletonsKey() string {
+	h := sha256.Sum256([]byte("skeletons\x00" + c.setup))
+	return "skeletons-" + hex.EncodeToString(h[:])
+}
+
+// lastSkeletons returns the skeleton sums stored last, by package ID.
+func (c *pkgCache) lastSkeletons() map[string]string {
+	if c.skeletons == nil {
+		if !c.disk.get(c.skeletonsKey(), &c.skeletons) || c.skeletons == nil {
+			c.skeletons = make(map[string]string)
+		}
+	}
+	return c.skeletons
+}
+
+// storeSkeletons stores the skeleton sums of the packages analyzed, over
+// those stored last. Two runs storing at once may lose one's sums: that
+// costs a second round after the next edit (skeletonsMoved), never
+// exactness.
+func (c *pkgCache) storeSkeletons(sums map[string]string) {
+	last := c.lastSkeletons()
+	changed := false
+	for id, sum := range sums {
+		if last[id] != sum {
+			last[id], changed = sum, true
+		}
+	}
+	if changed {
+		c.disk.put(c.skeletonsKey(), last)
+	}
 }
 
 // skeletonsMoved reports whether a package of pkgs has a skeleton other
@@ -161,8 +164,8 @@ func (c *pkgCache) lastSkeletonKey(id string) string {
 // parsed anew for it (a tenth of the cost of analyzing them).
 func (c *pkgCache) skeletonsMoved(pkgs []*packages.Package) bool {
 	for _, p := range pkgs {
-		var last string
-		if !c.disk.get(c.lastSkeletonKey(p.ID), &last) {
+		last, ok := c.lastSkeletons()[p.ID]
+		if !ok {
 			return true
 		}
 		fset := token.NewFileSet()

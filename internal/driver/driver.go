@@ -311,18 +311,26 @@ func (r *runner) analyze(cfg *packages.Config, patterns, flags []string) int {
 			return r.report(out)
 		}
 	}
-	out, status, ok := r.analyzeAll(cfg, patterns)
+	var stage *stager
+	if c != nil {
+		stage = c.newStager()
+	}
+	out, status, ok := r.analyzeAll(cfg, patterns, stage)
 	if !ok {
+		stage.discard()
 		return status
 	}
 	r.stats = cacheStats{Analyzed: idsOf(out.roots), Streamed: out.facts != nil, Silent: out.silent}
 	r.stats.write()
-	if c != nil && out.clean() {
-		facts := out.facts
-		if facts == nil {
-			facts = ownFacts(out.graph)
-		}
-		c.store(out.roots, out.results, nil, facts)
+	switch {
+	case c == nil:
+	case !out.clean():
+		stage.discard()
+	case out.facts != nil: // streamed: its entries are staged
+		stage.commit(out.roots)
+	default:
+		stage.discard()
+		c.store(out.roots, out.results, nil, ownFacts(out.graph))
 	}
 	return r.report(out)
 }
@@ -349,8 +357,8 @@ func (o *outcome) clean() bool {
 // analyzeAll loads the packages matching patterns and runs the selected
 // analyzers on every root package; ok is false when it could not, and
 // said why, with the exit status.
-func (r *runner) analyzeAll(cfg *packages.Config, patterns []string) (out *outcome, status int, ok bool) {
-	pkgs, stream := r.loadStreamed(cfg, patterns)
+func (r *runner) analyzeAll(cfg *packages.Config, patterns []string, stage *stager) (out *outcome, status int, ok bool) {
+	pkgs, stream := r.loadStreamed(cfg, patterns, stage)
 	if stream != nil {
 		return r.outcomeOf(pkgs, nil, func(l loaded) (*outcome, error) {
 			return &outcome{roots: l.roots, results: stream.results, facts: stream.facts, silent: stream.silent}, nil

@@ -3,9 +3,7 @@ package driver
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha256"
 	"encoding/gob"
-	"encoding/hex"
 	"fmt"
 	"go/constant"
 	"go/token"
@@ -128,13 +126,6 @@ func (s objectSketch) object(pkg *types.Package) types.Object {
 		return types.NewConst(token.NoPos, pkg, s.Name, types.Typ[types.Invalid], constant.MakeUnknown())
 	}
 	return nil
-}
-
-// factKey is the cache key of the facts of the package whose result key
-// is r: they depend on what its results depend on.
-func factKey(r pkgKey) string {
-	h := sha256.Sum256([]byte("facts\x00" + r.sum))
-	return "facts-" + hex.EncodeToString(h[:])
 }
 
 // registerFacts registers the fact types of the analyzers with gob, once

@@ -426,13 +426,13 @@ func (r *runner) analyzeFromExport(c *pkgCache, cfg *packages.Config, misses []*
 		if want[p.ID] {
 			return true // Visit calls pre once per package
 		}
-		var e factEntry
-		if !c.disk.get(factKey(rkeys[p.ID]), &e) || e.ID != p.ID || e.Opaque {
-			r.debugf("no facts for %s (opaque %v)", p.ID, e.Opaque)
+		e := c.entry(p.ID, rkeys[p.ID])
+		if e == nil || e.Facts == nil || e.Facts.Opaque {
+			r.debugf("no facts for %s (opaque: %v)", p.ID, e != nil && e.Facts != nil)
 			complete = false
 			return false
 		}
-		deps[p.ID] = &e
+		deps[p.ID] = e.Facts
 		return true
 	}, nil)
 	if !complete {

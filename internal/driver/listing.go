@@ -243,6 +243,7 @@ func (c *pkgCache) keepListing(key string, roots []*packages.Package, env map[st
 		s.Files[name] = sum
 	}
 	c.disk.put(key, &s)
+	c.disk.flush()
 }
 
 // walkDirs adds every directory under root to dirs, but those whose names

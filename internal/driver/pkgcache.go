@@ -46,8 +46,9 @@ import (
 //
 // A first run, whose cache holds no marker of its setup in its working
 // directory, skips the listing: it loads and analyzes everything, as an
-// uncached run does, and stores an entry per root package, keyed from the
-// load itself (whose listing is the same go list).
+// uncached run does, and stores an entry per package, keyed from the
+// load itself (whose listing is the same go list), written while it
+// analyzes (stage.go).
 //
 // Why a cache of our own rather than the go command's (go vet's protocol):
 // the vet protocol needs every dependency compiled for its export data and
@@ -124,7 +125,13 @@ import (
 // modification time, as they do: a tool that rewrote a file during the
 // run and set its time back before the run ended would defeat it. The
 // same holds of GOROOT and module cache files, which count by size and
-// time.
+// time. A run that writes its entries while it analyzes (stage.go) puts
+// none under its key before that check.
+//
+// A package has one entry, under its result key (pkgEntry): its findings
+// when a run analyzed it as a root, its facts, its interface sum. A cold
+// run stores thousands on a large program, and creating a file is what
+// storing costs.
 //
 // Exactness over reuse: a run replays nothing, and analyzes everything as
 // an uncached run does, when the listing or the load of the missed
@@ -144,22 +151,42 @@ type pkgCache struct {
 	derived    []string
 	start      time.Time
 	fileSums   map[string]fileSum
-	setupFiles []string          // the files setupSum hashed
-	ifaces     map[string]string // interface sums by source key sum, "" for none (cutoff.go)
+	setupFiles []string             // the files setupSum hashed
+	entries    map[string]*pkgEntry // read or written by this run, by result key sum; nil for none
+	skeletons  map[string]string    // the last skeleton sums stored, by package ID (cutoff.go)
 }
 
 // pkgCacheFormat versions the package cache's keys and entries.
-const pkgCacheFormat = "retrylint-pkg-cache-3"
+const pkgCacheFormat = "retrylint-pkg-cache-4"
 
 // listMode is what the package cache asks go list: the import graph and
 // the files, with their modules; nothing is parsed.
 const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 	packages.NeedImports | packages.NeedDeps | packages.NeedModule
 
-// pkgEntry is what the cache holds for a package.
+// pkgEntry is what the cache holds for a package, under its result key:
+// what runs learned of it, in one file (a cold run stores one per
+// package, and creating a file is what storing costs).
 type pkgEntry struct {
-	ID    string
-	Diags []diag
+	ID      string
+	Results bool // Diags are its findings: a run analyzed it as a root
+	Diags   []diag
+	Facts   *factEntry // its own facts, when a run analyzed it
+	Iface   string     // its interface sum (cutoff.go), when a run analyzed it as a root
+}
+
+// entry returns the entry of the package id under its result key r, or
+// nil.
+func (c *pkgCache) entry(id string, r pkgKey) *pkgEntry {
+	e, ok := c.entries[r.sum]
+	if !ok {
+		var stored pkgEntry
+		if c.disk.get(r.sum, &stored) && stored.ID == id && (stored.Facts == nil || stored.Facts.ID == id) {
+			e = &stored
+		}
+		c.entries[r.sum] = e
+	}
+	return e
 }
 
 // pkgKey is a package's key, and whether its files and its dependencies'
@@ -229,7 +256,7 @@ func (r *runner) newPkgCache(flags []string) *pkgCache {
 	if err != nil {
 		return nil
 	}
-	c := &pkgCache{disk: disk, start: r.start, fileSums: make(map[string]fileSum), ifaces: make(map[string]string)}
+	c := &pkgCache{disk: disk, start: r.start, fileSums: make(map[string]fileSum), entries: make(map[string]*pkgEntry)}
 	for _, dir := range []string{env["GOROOT"], env["GOMODCACHE"]} {
 		if dir != "" {
 			c.fixed = append(c.fixed, filepath.Clean(dir)+string(filepath.Separator))
@@ -417,27 +444,61 @@ func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expecte
 	for _, res := range results {
 		byID[res.ID] = res
 	}
-	// Each root's interface sum after its imports': the result keys of
-	// its dependents read it (cutoff.go).
-	rkeys, err := c.resultKeys(roots, keys, func(p *packages.Package, r pkgKey, stamp func(string) pkgKey) {
-		if res, ok := byID[p.ID]; ok && unchanged(p.ID) {
-			c.storeIface(p, r, stamp, res.Skeleton, facts[p.ID])
+	skeletons := make(map[string]string)
+	// Each package's entry after its imports': the result keys of its
+	// dependents read its interface sum (cutoff.go).
+	_, err = c.resultKeys(roots, keys, func(p *packages.Package, r pkgKey, stamp func(string) pkgKey) {
+		if !r.stable || !unchanged(p.ID) {
+			return
+		}
+		var res *pkgResult
+		if found, ok := byID[p.ID]; ok {
+			res = &found
+		}
+		if e := c.entryFor(p, r, stamp, res, facts[p.ID]); e != nil {
+			c.entries[r.sum] = e
+			c.disk.put(r.sum, e)
+			if res != nil && res.Skeleton != "" {
+				skeletons[p.ID] = res.Skeleton
+			}
 		}
 	})
 	if err != nil {
+		c.disk.flush()
 		return
 	}
-	for id, e := range facts {
-		if r, ok := rkeys[id]; ok && r.stable && unchanged(id) && !c.disk.has(factKey(r)) {
-			c.disk.put(factKey(r), e)
-		}
+	c.stored(skeletons)
+}
+
+// entryFor returns what to store for p under its result key r, from its
+// results when it was analyzed as a root (res) and its facts: nil when
+// the cache holds all of it already.
+func (c *pkgCache) entryFor(p *packages.Package, r pkgKey, stamp func(string) pkgKey, res *pkgResult, facts *factEntry) *pkgEntry {
+	e := &pkgEntry{ID: p.ID, Facts: facts}
+	if res != nil {
+		e.Results, e.Diags = true, res.Diags
+		e.Iface = c.ifaceSum(p, stamp, res.Skeleton, facts)
+		return e
 	}
-	for _, p := range roots {
-		if res, ok := byID[p.ID]; ok && rkeys[p.ID].stable && unchanged(p.ID) {
-			c.disk.put(rkeys[p.ID].sum, &pkgEntry{ID: p.ID, Diags: res.Diags})
-		}
+	old := c.entry(p.ID, r)
+	switch {
+	case facts == nil || (old != nil && old.Facts != nil):
+		return nil
+	case old != nil:
+		merged := *old
+		merged.Facts = facts
+		return &merged
 	}
+	return e
+}
+
+// stored ends a store: the skeleton sums, then the family's marker once
+// the entries are there, and a prune now and then.
+func (c *pkgCache) stored(skeletons map[string]string) {
+	c.storeSkeletons(skeletons)
+	c.disk.flush() // the family is seen once its entries are there; a later round reads them
 	c.disk.put(c.family, true)
+	c.disk.flush()
 	c.disk.prune()
 }
 
@@ -521,8 +582,7 @@ func (c *pkgCache) replay(pkgs []*packages.Package, keys map[string]pkgKey) ([]p
 	var results []pkgResult
 	var misses []*packages.Package
 	for _, p := range pkgs {
-		var e pkgEntry
-		if c.disk.get(rkeys[p.ID].sum, &e) && e.ID == p.ID {
+		if e := c.entry(p.ID, rkeys[p.ID]); e != nil && e.Results {
 			results = append(results, pkgResult{ID: e.ID, Diags: e.Diags})
 			continue
 		}
@@ -569,7 +629,7 @@ func (r *runner) analyzeBatch(c *pkgCache, cfg *packages.Config, misses []*packa
 // messages are the same as in an uncached run.
 func (r *runner) analyzeMisses(c *pkgCache, cfg *packages.Config, misses []*packages.Package, keys map[string]pkgKey) ([]pkgResult, bool) {
 	want, patterns := missPatterns(misses)
-	pkgs, stream := r.loadStreamed(cfg, patterns)
+	pkgs, stream := r.loadStreamed(cfg, patterns, nil)
 	if stream == nil {
 		var err error
 		if pkgs, err = packages.Load(cfg, patterns...); err != nil {

@@ -1,11 +1,9 @@
 package driver
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
@@ -80,7 +78,7 @@ var errStream = errors.New("streamed run abandoned")
 // loadStreamed lists the packages matching patterns and analyzes them
 // streamed. It returns nil when it cannot keep the output exact; the
 // caller then loads through go/packages.
-func (r *runner) loadStreamed(cfg *packages.Config, patterns []string) ([]*packages.Package, *streamed) {
+func (r *runner) loadStreamed(cfg *packages.Config, patterns []string, stage *stager) ([]*packages.Package, *streamed) {
 	if os.Getenv("RETRYLINT_LOADER") == "packages" || os.Getenv("GOPACKAGESDRIVER") != "" {
 		return nil, nil // an external driver's packages are type-checked with settings of its own
 	}
@@ -89,6 +87,7 @@ func (r *runner) loadStreamed(cfg *packages.Config, patterns []string) ([]*packa
 		return nil, nil
 	}
 	s.debugf = r.debugf
+	s.stage = stage
 	s.verify = os.Getenv("RETRYLINT_VERIFY_SILENT") == "1"
 	s.anyDep = os.Getenv("RETRYLINT_SILENT_ANY") == "1"
 	meta := *cfg
@@ -167,6 +166,8 @@ type streamer struct {
 	// verify analyzes every silent package too, and ends the run when
 	// it exports a fact Silence did not give it (TestSilenceIsSound).
 	verify bool
+	// stage, when set, stages each package's cache entry as it is done.
+	stage *stager
 	// anyDep lets every dependency be silent, the main modules' too:
 	// tests judge Silence on packages of their own with it.
 	anyDep bool
@@ -250,11 +251,14 @@ func (s *streamer) run(pkgs []*packages.Package) (*streamed, error) {
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		all = append(all, p)
 		s.states[p] = &pkgState{done: make(chan struct{})}
-		for _, name := range p.CompiledGoFiles {
-			s.files.want(name)
-		}
 	})
 	s.stdSrc = stdSource(all)
+	for _, p := range all {
+		whole := roots[p] || !s.mayBeSilent(p)
+		for _, name := range p.CompiledGoFiles {
+			s.files.want(name, whole)
+		}
+	}
 	var wg sync.WaitGroup
 	for _, p := range all {
 		wg.Add(1)
@@ -307,13 +311,18 @@ func (s *streamer) load(p *packages.Package, root bool) error {
 	p.Fset = s.fset
 	if p.PkgPath == "unsafe" {
 		p.Types, p.Syntax, p.TypesInfo = types.Unsafe, []*ast.File{}, newTypesInfo()
-		return s.keep(p, nil)
+		return s.keep(p, nil, nil)
 	}
-	if !root && (s.anyDep || outsideMainModules(p, s.stdSrc)) {
-		// Parsed without comments first: most dependencies are silent, and
-		// their comments (most of an SDK's source) are never read.
-		light, directive, err := parseLight(s.fset, p.CompiledGoFiles)
+	if !root && s.mayBeSilent(p) {
+		// Parsed without comments first, unless a package parsed whole
+		// lists the same files (parseCache).
+		light, directive, ok := s.files.shared(s.fset, p.CompiledGoFiles)
+		var err error
+		if !ok {
+			light, directive, err = parseLight(s.fset, p.CompiledGoFiles)
+		}
 		if err == nil && !directive && s.silence(p, light, st) {
+			s.files.release(p.CompiledGoFiles)
 			if s.verify {
 				if err := s.verifySilent(p, st); err != nil {
 					return err
@@ -323,7 +332,7 @@ func (s *streamer) load(p *packages.Package, root bool) error {
 			if err != nil {
 				return err
 			}
-			return s.keep(p, e)
+			return s.keep(p, e, nil)
 		}
 	}
 	files, err := s.files.parse(s.fset, p.CompiledGoFiles)
@@ -348,13 +357,14 @@ func (s *streamer) load(p *packages.Package, root bool) error {
 		}
 	}
 	st.facts = own
+	var res *pkgResult
 	if root {
-		res := pkgResult{ID: p.ID, Skeleton: skeletonSum(p)}
+		res = &pkgResult{ID: p.ID, Skeleton: skeletonSum(p)}
 		for _, a := range s.selected {
 			res.Diags = append(res.Diags, diagsOf(a.Name, p.Fset, u.acts[a].diags)...)
 		}
 		s.mu.Lock()
-		s.results = append(s.results, res)
+		s.results = append(s.results, *res)
 		s.mu.Unlock()
 	}
 	entry, err := u.ownFacts()
@@ -362,7 +372,13 @@ func (s *streamer) load(p *packages.Package, root bool) error {
 		return err
 	}
 	p.Syntax, p.TypesInfo = nil, newTypesInfo() // what the report needs is resolved
-	return s.keep(p, entry)
+	return s.keep(p, entry, res)
+}
+
+// mayBeSilent reports whether the dependency p may be silent: whether
+// Silence judges it.
+func (s *streamer) mayBeSilent(p *packages.Package) bool {
+	return s.anyDep || outsideMainModules(p, s.stdSrc)
 }
 
 // verifySilent analyzes a silent package whole, on types of its own, and
@@ -403,7 +419,7 @@ func (s *streamer) verifySilent(p *packages.Package, st *pkgState) error {
 }
 
 // keep records a package's facts entry (none: it has no facts of its own).
-func (s *streamer) keep(p *packages.Package, e *factEntry) error {
+func (s *streamer) keep(p *packages.Package, e *factEntry, res *pkgResult) error {
 	if e == nil {
 		var err error
 		if e, err = newFactEntry(p.ID, nil, false); err != nil {
@@ -411,8 +427,11 @@ func (s *streamer) keep(p *packages.Package, e *factEntry) error {
 		}
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.facts[p.ID] = e
+	s.mu.Unlock()
+	if s.stage != nil {
+		s.stage.done(p, res, e)
+	}
 	return nil
 }
 
@@ -605,85 +624,4 @@ func importsIllTyped(p *packages.Package) bool {
 		}
 	}
 	return false
-}
-
-// parseCache parses each file once, for a package and its test variant,
-// and forgets it once every package that lists it has taken it.
-type parseCache struct {
-	mu    sync.Mutex
-	files map[string]*parsedFile
-}
-
-type parsedFile struct {
-	once  sync.Once
-	file  *ast.File
-	err   error
-	users int
-}
-
-// want counts one more package that lists the file.
-func (c *parseCache) want(name string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	f := c.files[name]
-	if f == nil {
-		f = &parsedFile{}
-		c.files[name] = f
-	}
-	f.users++
-}
-
-// parseLight parses files without their comments nor object resolution,
-// for Silence (which reads no comment), and reports whether the source
-// says "retrylint:" anywhere (a directive, perhaps).
-func parseLight(fset *token.FileSet, names []string) (files []*ast.File, directive bool, err error) {
-	for _, name := range names {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			return nil, false, err
-		}
-		directive = directive || bytes.Contains(src, []byte("retrylint:"))
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, false, err
-		}
-		files = append(files, f)
-	}
-	return files, directive, nil
-}
-
-// parseOnce parses files without keeping them, as parse does.
-func (c *parseCache) parseOnce(fset *token.FileSet, names []string) ([]*ast.File, error) {
-	for _, name := range names {
-		c.want(name)
-	}
-	return c.parse(fset, names)
-}
-
-// parse returns the syntax of files, parsed as go/packages parses them;
-// an error of any file ends the streamed run.
-func (c *parseCache) parse(fset *token.FileSet, names []string) ([]*ast.File, error) {
-	out := make([]*ast.File, 0, len(names))
-	for _, name := range names {
-		c.mu.Lock()
-		f := c.files[name]
-		f.users--
-		if f.users == 0 {
-			delete(c.files, name)
-		}
-		c.mu.Unlock()
-		f.once.Do(func() {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				f.err = err
-				return
-			}
-			f.file, f.err = parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments)
-		})
-		if f.err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", errStream, name, f.err) // go/packages reports it; the checker path does
-		}
-		out = append(out, f.file)
-	}
-	return out, nil
 }
