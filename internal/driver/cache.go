@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -164,8 +165,9 @@ func (c *diskCache) work() {
 // flush waits for the entries put, committed or discarded to be so.
 func (c *diskCache) flush() { c.writing.Wait() }
 
-// prune drops the entries neither written nor read for cacheMaxAge, at
-// most once every pruneEvery.
+// prune drops the entries neither written nor read for cacheMaxAge, and
+// the temporary files older than pruneEvery (entries a run staged and
+// never committed: it was killed), at most once every pruneEvery.
 func (c *diskCache) prune() {
 	mark := filepath.Join(c.dir, "pruned")
 	if info, err := os.Stat(mark); err == nil && time.Since(info.ModTime()) < pruneEvery {
@@ -176,7 +178,11 @@ func (c *diskCache) prune() {
 	}
 	old, _ := os.ReadDir(c.dir)
 	for _, d := range old {
-		if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > cacheMaxAge {
+		maxAge := cacheMaxAge
+		if strings.HasPrefix(d.Name(), "tmp-") {
+			maxAge = pruneEvery
+		}
+		if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > maxAge {
 			os.Remove(filepath.Join(c.dir, d.Name()))
 		}
 	}

@@ -90,6 +90,13 @@ func TestCachePrune(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Entries a killed run staged and never committed, and one a run is
+	// staging now.
+	left, fresh := c.stage("left"), c.stage("fresh")
+	c.flush()
+	if err := os.Chtimes(left.tmp, time.Now().Add(-pruneEvery-time.Hour), time.Now().Add(-pruneEvery-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	var v string
 	if !c.get("read", &v) || v != "read" {
 		t.Fatalf("get: %q", v)
@@ -100,6 +107,12 @@ func TestCachePrune(t *testing.T) {
 	}
 	if c.get("unread", &v) {
 		t.Error("an entry neither written nor read for cacheMaxAge was kept")
+	}
+	if _, err := os.Stat(left.tmp); err == nil {
+		t.Error("a staged entry never committed was kept for more than pruneEvery")
+	}
+	if _, err := os.Stat(fresh.tmp); err != nil {
+		t.Error("an entry being staged was pruned")
 	}
 
 	// The next pruneEvery, runs leave the directory alone: reading it

@@ -476,8 +476,11 @@ func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expecte
 func (c *pkgCache) entryFor(p *packages.Package, r pkgKey, stamp func(string) pkgKey, res *pkgResult, facts *factEntry) *pkgEntry {
 	e := &pkgEntry{ID: p.ID, Facts: facts}
 	if res != nil {
+		if old := c.entry(p.ID, r); facts == nil && old != nil {
+			e.Facts = old.Facts // of the same inputs: the same key
+		}
 		e.Results, e.Diags = true, res.Diags
-		e.Iface = c.ifaceSum(p, stamp, res.Skeleton, facts)
+		e.Iface = c.ifaceSum(p, stamp, res.Skeleton, e.Facts)
 		return e
 	}
 	old := c.entry(p.ID, r)
