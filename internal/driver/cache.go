@@ -81,7 +81,11 @@ func (c *diskCache) has(key string) bool {
 // put stores v under key, atomically, in the background (see flush).
 // Failures are ignored: the cache only saves time.
 func (c *diskCache) put(key string, v any) {
-	c.commit(c.stage(v), key)
+	payload, err := json.Marshal(v) // now: v may change once put returns
+	if err != nil {
+		return
+	}
+	c.commit(c.stage(json.RawMessage(payload)), key)
 }
 
 // staged is an entry written to a temporary file, not yet under its key.

@@ -476,23 +476,28 @@ func (c *pkgCache) store(roots []*packages.Package, results []pkgResult, expecte
 func (c *pkgCache) entryFor(p *packages.Package, r pkgKey, stamp func(string) pkgKey, res *pkgResult, facts *factEntry) *pkgEntry {
 	e := &pkgEntry{ID: p.ID, Facts: facts}
 	if res != nil {
-		if old := c.entry(p.ID, r); facts == nil && old != nil {
-			e.Facts = old.Facts // of the same inputs: the same key
+		if facts == nil {
+			if old := c.entry(p.ID, r); old != nil {
+				e.Facts = old.Facts // of the same inputs: the same key
+			}
 		}
 		e.Results, e.Diags = true, res.Diags
 		e.Iface = c.ifaceSum(p, stamp, res.Skeleton, e.Facts)
 		return e
 	}
-	old := c.entry(p.ID, r)
-	switch {
-	case facts == nil || (old != nil && old.Facts != nil):
+	if facts == nil {
 		return nil
-	case old != nil:
+	}
+	switch old := c.entry(p.ID, r); {
+	case old == nil:
+		return e
+	case old.Facts != nil:
+		return nil // nothing new
+	default:
 		merged := *old
 		merged.Facts = facts
 		return &merged
 	}
-	return e
 }
 
 // stored ends a store: the skeleton sums, then the family's marker once
